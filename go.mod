@@ -1,0 +1,10 @@
+module github.com/ptchost/ptc
+
+go 1.26
+
+require (
+	github.com/stretchr/testify v1.12.1 // indirect
+	github.com/tetratelabs/wazero v1.12.0 // indirect
+	go.uber.org/goleak v1.3.0 // indirect
+	golang.org/x/sys v0.44.0 // indirect
+)

@@ -1,0 +1,327 @@
+// ptc guest glue: runs one model-written program inside QuickJS-ng on
+// wasm32-wasi and talks to the host through the "ptc" import module
+// described in DESIGN.md. This file is ours; QuickJS sources are fetched
+// and patched at build time and never committed.
+
+#include <malloc.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "quickjs.h"
+
+#define IMPORT(name) __attribute__((import_module("ptc"), import_name(name)))
+#define EXPORT(name) __attribute__((export_name(name)))
+
+// Host imports (module "ptc").
+IMPORT("write") int32_t host_write(const char *ptr, uint32_t len);
+IMPORT("interrupted") int32_t host_interrupted(void);
+IMPORT("call_start") int32_t host_call_start(const char *name, uint32_t name_len, const char *args, uint32_t args_len);
+IMPORT("call_wait") int64_t host_call_wait(void);
+IMPORT("call_read") int32_t host_call_read(int32_t id, char *ptr, uint32_t len);
+IMPORT("finish") void host_finish(int32_t kind, const char *ptr, uint32_t len);
+
+// Outcome kinds reported through finish; keep in sync with host/abi.go.
+enum {
+    KIND_OK = 0,
+    KIND_SYNTAX = 1,
+    KIND_EXCEPTION = 2,
+    KIND_STOPPED = 3,   // the host asked us to stop; it knows why
+    KIND_DEADLOCK = 4,  // awaiting a promise nothing can settle
+    KIND_INTERNAL = 5,
+};
+
+static JSRuntime *rt;
+static JSContext *ctx;
+static JSValue settle_fn, finish_ok_fn, describe_fn;
+static int pending_calls;
+
+// The bootstrap builds console, the call bridge and the helpers that
+// format values; it receives the native functions as one frozen object.
+static const char bootstrap[] =
+    "(function (native) {\n"
+    "  'use strict';\n"
+    "  const fmt = (v) => {\n"
+    "    if (typeof v === 'string') return v;\n"
+    "    if (v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return String(v);\n"
+    "    if (v instanceof Error) return v.stack ? String(v) + '\\n' + v.stack.replace(/\\n$/, '') : String(v);\n"
+    "    try { const s = JSON.stringify(v); return s === undefined ? String(v) : s; } catch (e) { return String(v); }\n"
+    "  };\n"
+    "  const write = (...a) => { native.write(a.map(fmt).join(' ')); };\n"
+    "  const console = Object.freeze({ log: write, info: write, warn: write, error: write, debug: write });\n"
+    "  Object.defineProperty(globalThis, 'console', { value: console, writable: false, enumerable: false, configurable: false });\n"
+    "  class ToolError extends Error {\n"
+    "    constructor(tool, code, message) { super(message); this.name = 'ToolError'; this.code = code; this.tool = tool; }\n"
+    "  }\n"
+    "  Object.defineProperty(ToolError.prototype, 'name', { value: 'ToolError', writable: true, enumerable: false, configurable: true });\n"
+    "  const pending = new Map();\n"
+    "  const call = (name, args) => {\n"
+    "    name = String(name);\n"
+    "    const json = JSON.stringify(args === undefined ? {} : args);\n"
+    "    if (json === undefined) throw new TypeError('tool arguments must be JSON-serializable');\n"
+    "    const id = native.start(name, json);\n"
+    "    return new Promise((resolve, reject) => { pending.set(id, { resolve, reject, name }); });\n"
+    "  };\n"
+    "  Object.defineProperty(globalThis, '__ptc_call', { value: call, writable: false, enumerable: false, configurable: false });\n"
+    "  Object.defineProperty(globalThis, 'ToolError', { value: ToolError, writable: false, enumerable: false, configurable: false });\n"
+    "  const settle = (id, envelope) => {\n"
+    "    const p = pending.get(id);\n"
+    "    if (!p) return;\n"
+    "    pending.delete(id);\n"
+    "    let r;\n"
+    "    try { r = JSON.parse(envelope); } catch (e) { p.reject(new ToolError(p.name, 'INTERNAL', 'malformed result from host')); return; }\n"
+    "    if (r.ok) p.resolve(r.value); else p.reject(new ToolError(p.name, String(r.code), String(r.message)));\n"
+    "  };\n"
+    "  const finishOk = (v) => {\n"
+    "    if (v === undefined) return '{}';\n"
+    "    const s = JSON.stringify(v);\n"
+    "    if (s === undefined) return '{}';\n"
+    "    return '{\"value\":' + s + '}';\n"
+    "  };\n"
+    "  const describe = (e) => {\n"
+    "    let message, stack = '';\n"
+    "    if (e instanceof Error) {\n"
+    "      message = String(e.name) + ': ' + String(e.message);\n"
+    "      if (typeof e.stack === 'string') stack = e.stack;\n"
+    "    } else { message = fmt(e); }\n"
+    "    return JSON.stringify({ message, stack });\n"
+    "  };\n"
+    "  return [settle, finishOk, describe];\n"
+    "})\n";
+
+// --- memory: report wasi-libc's usable size so JS_SetMemoryLimit works ---
+
+static void *m_calloc(void *opaque, size_t count, size_t size) { (void)opaque; return calloc(count, size); }
+static void *m_malloc(void *opaque, size_t size) { (void)opaque; return malloc(size); }
+static void m_free(void *opaque, void *ptr) { (void)opaque; free(ptr); }
+static void *m_realloc(void *opaque, void *ptr, size_t size) { (void)opaque; return realloc(ptr, size); }
+static size_t m_usable(const void *ptr) { return malloc_usable_size((void *)ptr); }
+
+static const JSMallocFunctions malloc_funcs = {m_calloc, m_malloc, m_free, m_realloc, m_usable};
+
+static int interrupt_handler(JSRuntime *r, void *opaque) {
+    (void)r;
+    (void)opaque;
+    return host_interrupted() != 0;
+}
+
+// stop throws the uncatchable error QuickJS uses for interrupts, so the
+// program cannot swallow a stop the host asked for.
+static JSValue stop(JSContext *c) {
+    JSValue err = JS_NewInternalError(c, "interrupted");
+    JS_SetUncatchableError(c, err);
+    return JS_Throw(c, err);
+}
+
+static JSValue native_write(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val;
+    size_t len;
+    if (argc < 1) return JS_UNDEFINED;
+    const char *s = JS_ToCStringLen(c, &len, argv[0]);
+    if (!s) return JS_EXCEPTION;
+    int32_t r = host_write(s, (uint32_t)len);
+    JS_FreeCString(c, s);
+    if (r != 0) return stop(c);
+    return JS_UNDEFINED;
+}
+
+static JSValue native_start(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val;
+    size_t nlen, alen;
+    if (argc < 2) return JS_ThrowTypeError(c, "start: two arguments expected");
+    const char *name = JS_ToCStringLen(c, &nlen, argv[0]);
+    if (!name) return JS_EXCEPTION;
+    const char *args = JS_ToCStringLen(c, &alen, argv[1]);
+    if (!args) {
+        JS_FreeCString(c, name);
+        return JS_EXCEPTION;
+    }
+    int32_t id = host_call_start(name, (uint32_t)nlen, args, (uint32_t)alen);
+    JS_FreeCString(c, name);
+    JS_FreeCString(c, args);
+    if (id < 0) return stop(c);
+    pending_calls++;
+    return JS_NewInt32(c, id);
+}
+
+static void finish_str(int32_t kind, const char *s, size_t len) { host_finish(kind, s, (uint32_t)len); }
+
+static void finish_lit(int32_t kind, const char *json) { finish_str(kind, json, strlen(json)); }
+
+// finish_exception reports the pending exception of ctx with the kind given
+// (or KIND_STOPPED when it is the uncatchable interrupt).
+static void finish_exception(int32_t kind) {
+    JSValue exc = JS_GetException(ctx);
+    if (JS_IsUncatchableError(exc)) {
+        JS_FreeValue(ctx, exc);
+        finish_lit(KIND_STOPPED, "{\"message\":\"interrupted\",\"stack\":\"\"}");
+        return;
+    }
+    JSValue r = JS_Call(ctx, describe_fn, JS_UNDEFINED, 1, (JSValueConst *)&exc);
+    JS_FreeValue(ctx, exc);
+    if (JS_IsException(r)) {
+        JSValue e2 = JS_GetException(ctx);
+        int uncatchable = JS_IsUncatchableError(e2);
+        JS_FreeValue(ctx, e2);
+        if (uncatchable)
+            finish_lit(KIND_STOPPED, "{\"message\":\"interrupted\",\"stack\":\"\"}");
+        else
+            finish_lit(kind, "{\"message\":\"exception could not be described\",\"stack\":\"\"}");
+        return;
+    }
+    size_t len;
+    const char *s = JS_ToCStringLen(ctx, &len, r);
+    JS_FreeValue(ctx, r);
+    if (!s) {
+        JS_FreeValue(ctx, JS_GetException(ctx));
+        finish_lit(kind, "{\"message\":\"exception could not be described\",\"stack\":\"\"}");
+        return;
+    }
+    finish_str(kind, s, len);
+    JS_FreeCString(ctx, s);
+}
+
+static int setup(uint32_t memory_limit, uint32_t stack_size) {
+    rt = JS_NewRuntime2(&malloc_funcs, NULL);
+    if (!rt) return -1;
+    if (memory_limit) JS_SetMemoryLimit(rt, memory_limit);
+    if (stack_size) JS_SetMaxStackSize(rt, stack_size);
+    JS_SetInterruptHandler(rt, interrupt_handler, NULL);
+    ctx = JS_NewContext(rt);
+    if (!ctx) return -1;
+
+    JSValue fn = JS_Eval(ctx, bootstrap, sizeof(bootstrap) - 1, "<ptc>", JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT);
+    if (JS_IsException(fn)) return -1;
+    JSValue native = JS_NewObject(ctx);
+    JS_SetPropertyStr(ctx, native, "write", JS_NewCFunction(ctx, native_write, "write", 1));
+    JS_SetPropertyStr(ctx, native, "start", JS_NewCFunction(ctx, native_start, "start", 2));
+    JSValue helpers = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&native);
+    JS_FreeValue(ctx, fn);
+    JS_FreeValue(ctx, native);
+    if (JS_IsException(helpers)) return -1;
+    settle_fn = JS_GetPropertyUint32(ctx, helpers, 0);
+    finish_ok_fn = JS_GetPropertyUint32(ctx, helpers, 1);
+    describe_fn = JS_GetPropertyUint32(ctx, helpers, 2);
+    JS_FreeValue(ctx, helpers);
+    return 0;
+}
+
+// ptc_alloc gives the host a buffer for the program source.
+EXPORT("ptc_alloc") void *ptc_alloc(uint32_t size) { return malloc(size ? size : 1); }
+
+static const char prefix[] = "(async function () {";
+static const char suffix[] = "\n})";
+
+// ptc_run runs the program in src (UTF-8, len bytes, allocated with
+// ptc_alloc) to completion and reports the outcome through finish.
+// It returns 0 when finish was called, -1 when setup failed.
+EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit, uint32_t stack_size) {
+    if (setup(memory_limit, stack_size) != 0) {
+        finish_lit(KIND_INTERNAL, "{\"message\":\"guest setup failed\",\"stack\":\"\"}");
+        return -1;
+    }
+    size_t total = sizeof(prefix) - 1 + len + sizeof(suffix) - 1;
+    char *code = malloc(total + 1);
+    if (!code) {
+        finish_lit(KIND_INTERNAL, "{\"message\":\"out of memory loading the program\",\"stack\":\"\"}");
+        return 0;
+    }
+    memcpy(code, prefix, sizeof(prefix) - 1);
+    memcpy(code + sizeof(prefix) - 1, src, len);
+    memcpy(code + sizeof(prefix) - 1 + len, suffix, sizeof(suffix));
+    free(src);
+
+    JSValue compiled = JS_Eval(ctx, code, total, "program.js", JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_COMPILE_ONLY);
+    free(code);
+    if (JS_IsException(compiled)) {
+        finish_exception(KIND_SYNTAX);
+        return 0;
+    }
+    JSValue func = JS_EvalFunction(ctx, compiled);
+    if (JS_IsException(func)) {
+        finish_exception(KIND_EXCEPTION);
+        return 0;
+    }
+    JSValue promise = JS_Call(ctx, func, JS_UNDEFINED, 0, NULL);
+    JS_FreeValue(ctx, func);
+    if (JS_IsException(promise)) {
+        finish_exception(KIND_EXCEPTION);
+        return 0;
+    }
+
+    for (;;) {
+        JSContext *jc;
+        int r;
+        while ((r = JS_ExecutePendingJob(rt, &jc)) != 0) {
+            if (r < 0) {
+                finish_exception(KIND_EXCEPTION);
+                return 0;
+            }
+        }
+        JSPromiseStateEnum st = JS_PromiseState(ctx, promise);
+        if (st == JS_PROMISE_FULFILLED) {
+            JSValue v = JS_PromiseResult(ctx, promise);
+            JSValue s = JS_Call(ctx, finish_ok_fn, JS_UNDEFINED, 1, (JSValueConst *)&v);
+            JS_FreeValue(ctx, v);
+            if (JS_IsException(s)) {
+                finish_exception(KIND_EXCEPTION);
+                return 0;
+            }
+            size_t slen;
+            const char *cs = JS_ToCStringLen(ctx, &slen, s);
+            JS_FreeValue(ctx, s);
+            if (!cs) {
+                finish_exception(KIND_EXCEPTION);
+                return 0;
+            }
+            finish_str(KIND_OK, cs, slen);
+            JS_FreeCString(ctx, cs);
+            return 0;
+        }
+        if (st == JS_PROMISE_REJECTED) {
+            JSValue v = JS_PromiseResult(ctx, promise);
+            JS_Throw(ctx, v);
+            finish_exception(KIND_EXCEPTION);
+            return 0;
+        }
+        if (st != JS_PROMISE_PENDING) {
+            finish_lit(KIND_INTERNAL, "{\"message\":\"program did not return a promise\",\"stack\":\"\"}");
+            return 0;
+        }
+        if (pending_calls == 0) {
+            finish_lit(KIND_DEADLOCK, "{\"message\":\"program is awaiting a promise that can never settle\",\"stack\":\"\"}");
+            return 0;
+        }
+        int64_t w = host_call_wait();
+        if (w < 0) {
+            finish_lit(KIND_STOPPED, "{\"message\":\"interrupted\",\"stack\":\"\"}");
+            return 0;
+        }
+        int32_t id = (int32_t)(w >> 32);
+        uint32_t rlen = (uint32_t)(w & 0xffffffffu);
+        char *buf = malloc(rlen + 1);
+        if (!buf) {
+            finish_lit(KIND_INTERNAL, "{\"message\":\"out of memory receiving a subcall result\",\"stack\":\"\"}");
+            return 0;
+        }
+        if (host_call_read(id, buf, rlen) != 0) {
+            free(buf);
+            finish_lit(KIND_STOPPED, "{\"message\":\"interrupted\",\"stack\":\"\"}");
+            return 0;
+        }
+        pending_calls--;
+        JSValue args[2] = {JS_NewInt32(ctx, id), JS_NewStringLen(ctx, buf, rlen)};
+        free(buf);
+        if (JS_IsException(args[1])) {
+            finish_exception(KIND_EXCEPTION);
+            return 0;
+        }
+        JSValue sr = JS_Call(ctx, settle_fn, JS_UNDEFINED, 2, (JSValueConst *)args);
+        JS_FreeValue(ctx, args[1]);
+        if (JS_IsException(sr)) {
+            finish_exception(KIND_EXCEPTION);
+            return 0;
+        }
+        JS_FreeValue(ctx, sr);
+    }
+}

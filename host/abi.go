@@ -1,0 +1,104 @@
+package host
+
+import (
+	"context"
+	"errors"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+// The host side of the "ptc" import module (DESIGN.md, "Host ABI"). Every
+// pointer and length the guest passes is bounds-checked; a bad one records
+// an internal fault and aborts the guest's call with a panic that wazero
+// turns into an error, so the host itself never crashes.
+
+type runKey struct{}
+
+func withRun(ctx context.Context, r *run) context.Context {
+	return context.WithValue(ctx, runKey{}, r)
+}
+
+func runFrom(ctx context.Context) *run {
+	r, _ := ctx.Value(runKey{}).(*run)
+	if r == nil {
+		panic(errNoRun)
+	}
+	return r
+}
+
+var (
+	errNoRun      = errors.New("host function called outside a run")
+	errGuestFault = errors.New("guest fault")
+)
+
+// read copies a guest buffer, or faults.
+func read(r *run, m api.Module, ptr, n uint32) []byte {
+	b, ok := m.Memory().Read(ptr, n)
+	if !ok {
+		r.fault(KindInternal, "guest passed an out-of-range buffer to the host")
+		panic(errGuestFault)
+	}
+	return append([]byte(nil), b...)
+}
+
+const i32, i64 = api.ValueTypeI32, api.ValueTypeI64
+
+func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
+	b := rt.NewHostModuleBuilder("ptc")
+	fn := func(name string, f api.GoModuleFunc, params, results []api.ValueType) {
+		b.NewFunctionBuilder().WithGoModuleFunction(f, params, results).Export(name)
+	}
+	// write(ptr, len) -> 0 to go on, 1 to stop
+	fn("write", func(ctx context.Context, m api.Module, s []uint64) {
+		r := runFrom(ctx)
+		line := read(r, m, api.DecodeU32(s[0]), api.DecodeU32(s[1]))
+		if r.write(string(line)) {
+			s[0] = 0
+		} else {
+			s[0] = 1
+		}
+	}, []api.ValueType{i32, i32}, []api.ValueType{i32})
+	// interrupted() -> nonzero when the guest must stop
+	fn("interrupted", func(ctx context.Context, _ api.Module, s []uint64) {
+		if runFrom(ctx).stopped() {
+			s[0] = 1
+		} else {
+			s[0] = 0
+		}
+	}, nil, []api.ValueType{i32})
+	// call_start(name, name_len, args, args_len) -> id > 0, or -1 to stop
+	fn("call_start", func(ctx context.Context, m api.Module, s []uint64) {
+		r := runFrom(ctx)
+		name := read(r, m, api.DecodeU32(s[0]), api.DecodeU32(s[1]))
+		args := read(r, m, api.DecodeU32(s[2]), api.DecodeU32(s[3]))
+		s[0] = api.EncodeI32(r.start(ctx, string(name), args))
+	}, []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32})
+	// call_wait() -> id<<32 | len of the completed call's envelope, or -1
+	fn("call_wait", func(ctx context.Context, _ api.Module, s []uint64) {
+		s[0] = api.EncodeI64(runFrom(ctx).wait(ctx))
+	}, nil, []api.ValueType{i64})
+	// call_read(id, ptr, len) -> 0, after copying the envelope to ptr
+	fn("call_read", func(ctx context.Context, m api.Module, s []uint64) {
+		r := runFrom(ctx)
+		id, ptr, n := api.DecodeI32(s[0]), api.DecodeU32(s[1]), api.DecodeU32(s[2])
+		env, ok := r.take(id, n)
+		if !ok {
+			r.fault(KindInternal, "guest read a subcall result it was not given")
+			panic(errGuestFault)
+		}
+		if !m.Memory().Write(ptr, env) {
+			r.fault(KindInternal, "guest passed an out-of-range buffer to the host")
+			panic(errGuestFault)
+		}
+		s[0] = 0
+	}, []api.ValueType{i32, i32, i32}, []api.ValueType{i32})
+	// finish(kind, ptr, len): the run's outcome
+	fn("finish", func(ctx context.Context, m api.Module, s []uint64) {
+		r := runFrom(ctx)
+		data := read(r, m, api.DecodeU32(s[1]), api.DecodeU32(s[2]))
+		r.finish(api.DecodeI32(s[0]), data)
+	}, []api.ValueType{i32, i32, i32}, nil)
+	_, err := b.Instantiate(ctx)
+	return err
+}

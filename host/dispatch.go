@@ -1,0 +1,76 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// Dispatcher serves a program's subcalls. Dispatch is called on its own
+// goroutine for each subcall, with a context that is cancelled when the run
+// ends; it must honour that context and return. Dispatch may be called
+// concurrently, up to the run's in-flight limit.
+type Dispatcher interface {
+	Dispatch(ctx context.Context, name string, args json.RawMessage) Reply
+}
+
+// DispatcherFunc adapts a function to a Dispatcher.
+type DispatcherFunc func(ctx context.Context, name string, args json.RawMessage) Reply
+
+// Dispatch calls f.
+func (f DispatcherFunc) Dispatch(ctx context.Context, name string, args json.RawMessage) Reply {
+	return f(ctx, name, args)
+}
+
+// Reply is the result of one subcall: a JSON value on success, or an error
+// with a code (a pipeline error code, for instance) and a message. The
+// program sees a failed reply as a rejected promise with a ToolError.
+type Reply struct {
+	// Value is the canonical result as JSON; empty means null.
+	Value json.RawMessage
+	// Err, when set, fails the subcall.
+	Err *CallError
+}
+
+// CallError is a failed subcall as the program sees it.
+type CallError struct {
+	Code    string
+	Message string
+}
+
+// Error implements error.
+func (e *CallError) Error() string { return e.Code + ": " + e.Message }
+
+// noTools is the dispatcher used when a run has none.
+var noTools = DispatcherFunc(func(_ context.Context, name string, _ json.RawMessage) Reply {
+	return Reply{Err: &CallError{Code: "UNKNOWN_TOOL", Message: "unknown tool: " + name}}
+})
+
+// envelope encodes a reply as the guest's settle function expects it.
+func envelope(r Reply, limit int) []byte {
+	if r.Err == nil {
+		v := r.Value
+		if len(v) == 0 {
+			v = json.RawMessage("null")
+		}
+		if len(v) > limit {
+			return errEnvelope("TOOL_FAILED", "tool result is "+itoa(len(v))+" bytes, over the "+itoa(limit)+"-byte limit")
+		}
+		if !json.Valid(v) {
+			return errEnvelope("TOOL_FAILED", "tool result is not valid JSON")
+		}
+		b := make([]byte, 0, len(v)+20)
+		b = append(b, `{"ok":true,"value":`...)
+		b = append(b, v...)
+		return append(b, '}')
+	}
+	return errEnvelope(r.Err.Code, r.Err.Message)
+}
+
+func errEnvelope(code, msg string) []byte {
+	b, _ := json.Marshal(struct {
+		OK      bool   `json:"ok"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}{false, code, msg})
+	return b
+}

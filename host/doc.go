@@ -1,0 +1,15 @@
+// Package host runs one JavaScript program per call in a fresh instance of
+// the QuickJS guest on wazero.
+//
+// A [Host] compiles the guest once and is safe for concurrent use; each
+// [Host.Run] instantiates a new module with no filesystem, network,
+// arguments or environment, feeds it the program, serves its subcalls
+// through the caller's [Dispatcher] and closes the module when the run ends.
+// Limits (wall time, memory, JS stack, output, subcalls, result size) are
+// enforced per run; a limit or a cancelled context stops the guest and the
+// run returns a structured [Outcome].
+//
+// The host knows nothing of tool registries or policy: a subcall is a name
+// and JSON arguments handed to the dispatcher, and its [Reply] is handed
+// back to the program, which awaits it as a promise.
+package host

@@ -1,0 +1,235 @@
+package host
+
+import (
+	"context"
+	crand "crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
+
+	"github.com/ptchost/ptc/guest/quickjs"
+)
+
+// Cancellation selects how a running guest is stopped.
+type Cancellation int
+
+const (
+	// CancelInterrupt stops the guest cooperatively: QuickJS polls a host
+	// flag from its interrupt handler, and every blocking host import
+	// honours the context. This is the default; see RATIONALE.md.
+	CancelInterrupt Cancellation = iota
+	// CancelClose additionally compiles the guest with wazero's
+	// close-on-context-done checks, which stop even a guest stuck in C code
+	// at the cost of slower JavaScript.
+	CancelClose
+)
+
+// Config configures a Host. The zero value is valid.
+type Config struct {
+	// CompilationCacheDir, when set, keeps wazero's compiled guest on disk
+	// so later processes skip compilation.
+	CompilationCacheDir string
+	// Cancellation selects the stop mechanism; default CancelInterrupt.
+	Cancellation Cancellation
+	// Wasm overrides the guest module (tests use this for hostile guests);
+	// nil means the embedded QuickJS guest.
+	Wasm []byte
+}
+
+// Host compiles the guest once and runs programs in fresh instances of it.
+// It is safe for concurrent use.
+type Host struct {
+	rt       wazero.Runtime
+	compiled wazero.CompiledModule
+	cache    wazero.CompilationCache
+	mode     Cancellation
+
+	closeOnce sync.Once
+}
+
+// New compiles the guest. It fails with quickjs.ErrNotBuilt when the guest
+// was not built (run make guest).
+func New(ctx context.Context, cfg Config) (*Host, error) {
+	wasm := cfg.Wasm
+	if wasm == nil {
+		var err error
+		if wasm, err = quickjs.Wasm(); err != nil {
+			return nil, fmt.Errorf("host: %w", err)
+		}
+	}
+	rc := wazero.NewRuntimeConfig().WithCloseOnContextDone(cfg.Cancellation == CancelClose)
+	var cache wazero.CompilationCache
+	if cfg.CompilationCacheDir != "" {
+		c, err := wazero.NewCompilationCacheWithDir(cfg.CompilationCacheDir)
+		if err != nil {
+			return nil, fmt.Errorf("host: compilation cache %q: %w", cfg.CompilationCacheDir, err)
+		}
+		cache = c
+		rc = rc.WithCompilationCache(c)
+	}
+	rt := wazero.NewRuntimeWithConfig(ctx, rc)
+	h := &Host{rt: rt, cache: cache, mode: cfg.Cancellation}
+	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
+		h.Close(ctx)
+		return nil, fmt.Errorf("host: wasi: %w", err)
+	}
+	if err := instantiateImports(ctx, rt); err != nil {
+		h.Close(ctx)
+		return nil, fmt.Errorf("host: imports: %w", err)
+	}
+	compiled, err := rt.CompileModule(ctx, wasm)
+	if err != nil {
+		h.Close(ctx)
+		return nil, fmt.Errorf("host: compile guest: %w", err)
+	}
+	h.compiled = compiled
+	return h, nil
+}
+
+// Close releases the compiled guest and the runtime. Runs in progress are
+// stopped.
+func (h *Host) Close(ctx context.Context) error {
+	var err error
+	h.closeOnce.Do(func() {
+		err = h.rt.Close(ctx)
+		if h.cache != nil {
+			if cerr := h.cache.Close(ctx); err == nil {
+				err = cerr
+			}
+		}
+	})
+	return err
+}
+
+// Program is one run's input.
+type Program struct {
+	// Source is the program: the body of an async function, so top-level
+	// await and return work.
+	Source string
+	// Dispatcher serves subcalls; nil fails every subcall with UNKNOWN_TOOL.
+	Dispatcher Dispatcher
+	// Limits bound the run; zero fields take the defaults.
+	Limits Limits
+	// Clock, when set, replaces the wall clock the guest sees (Date and the
+	// seed of Math.random); use a fixed clock for deterministic replay.
+	Clock func() time.Time
+	// Random, when set, replaces the guest's random source.
+	Random io.Reader
+}
+
+// Run executes p in a fresh guest instance and returns its outcome. Run
+// never panics on bad input; host faults become KindInternal.
+func (h *Host) Run(ctx context.Context, p Program) *Outcome {
+	start := time.Now()
+	lim := p.Limits.withDefaults()
+	out := &Outcome{}
+	finish := func() *Outcome {
+		out.Duration = time.Since(start)
+		return out
+	}
+	if err := lim.validate(); err != nil {
+		out.Kind, out.Message = KindInternal, err.Error()
+		return finish()
+	}
+	if len(p.Source) > lim.SourceBytes {
+		out.Kind = KindSyntax
+		out.Message = "program is " + itoa(len(p.Source)) + " bytes, over the " + itoa(lim.SourceBytes) + "-byte limit"
+		return finish()
+	}
+	if err := ctx.Err(); err != nil {
+		out.Kind, out.Message = KindAborted, "run cancelled before it started"
+		return finish()
+	}
+	d := p.Dispatcher
+	if d == nil {
+		d = noTools
+	}
+
+	runCtx, cancel := context.WithTimeoutCause(ctx, lim.Timeout, errTimeout)
+	defer cancel()
+	callsCtx, cancelCalls := context.WithCancel(runCtx)
+	r := newRun(d, lim, cancelCalls)
+	defer r.shutdown()
+	stopWatch := context.AfterFunc(runCtx, func() { r.stop(stopFromContext(runCtx)) })
+	defer stopWatch()
+
+	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
+	if p.Clock != nil {
+		clock := p.Clock
+		mc = mc.WithWalltime(func() (int64, int32) {
+			t := clock()
+			return t.Unix(), int32(t.Nanosecond())
+		}, 1).WithNanotime(func() int64 { return clock().UnixNano() }, 1)
+	} else {
+		mc = mc.WithSysWalltime().WithSysNanotime()
+	}
+	if p.Random != nil {
+		mc = mc.WithRandSource(p.Random)
+	} else {
+		mc = mc.WithRandSource(crand.Reader)
+	}
+
+	alloc := newAllocator(pageLimitBytes(lim.MemoryBytes))
+	callCtx := withRun(experimental.WithMemoryAllocator(callsCtx, alloc), r)
+	mod, err := h.rt.InstantiateModule(callCtx, h.compiled, mc)
+	if err != nil {
+		r.callFailed(err)
+		r.fillFrom(out)
+		return finish()
+	}
+	defer mod.Close(context.Background())
+	defer func() { out.MemoryBytes = uint64(mod.Memory().Size()) }()
+
+	if err := r.exec(callCtx, mod, p.Source); err != nil {
+		r.callFailed(err)
+	}
+	r.fillFrom(out)
+	return finish()
+}
+
+var (
+	errTimeout = errors.New("run timed out")
+)
+
+func stopFromContext(ctx context.Context) stopReason {
+	cause := context.Cause(ctx)
+	switch {
+	case errors.Is(cause, errTimeout), errors.Is(cause, context.DeadlineExceeded):
+		return stopTimeout
+	default:
+		return stopAborted
+	}
+}
+
+// exec copies the source into the guest and runs it.
+func (r *run) exec(ctx context.Context, mod api.Module, src string) error {
+	alloc := mod.ExportedFunction("ptc_alloc")
+	runFn := mod.ExportedFunction("ptc_run")
+	if alloc == nil || runFn == nil {
+		return fmt.Errorf("guest lacks ptc_alloc or ptc_run exports")
+	}
+	res, err := alloc.Call(ctx, uint64(len(src)))
+	if err != nil {
+		return err
+	}
+	ptr := uint32(res[0])
+	if ptr == 0 {
+		r.fault(KindMemory, "out of memory loading the program")
+		return nil
+	}
+	if !mod.Memory().WriteString(ptr, src) {
+		return fmt.Errorf("guest returned an out-of-range buffer %#x for %d bytes", ptr, len(src))
+	}
+	_, err = runFn.Call(ctx, uint64(ptr), uint64(len(src)), r.lim.MemoryBytes, uint64(r.lim.StackBytes))
+	return err
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,93 @@
+package host
+
+import (
+	"fmt"
+	"time"
+)
+
+// Default limits, as DESIGN.md fixes them.
+const (
+	DefaultTimeout     = 30 * time.Second
+	DefaultMemoryBytes = 64 << 20
+	DefaultSourceBytes = 256 << 10
+	DefaultStackBytes  = 768 << 10
+	DefaultOutputBytes = 64 << 10
+	DefaultSubcalls    = 1000
+	DefaultInFlight    = 32
+	DefaultResultBytes = 1 << 20
+
+	// wasmStackBytes is the C stack the guest is linked with; the JS stack
+	// limit must stay below it.
+	wasmStackBytes = 1 << 20
+)
+
+// Limits bound one run. A zero field takes its default.
+type Limits struct {
+	// Timeout is the wall-time budget of the whole run.
+	Timeout time.Duration
+	// MemoryBytes bounds the QuickJS heap; the guest's linear memory may
+	// additionally hold the 1 MiB stack, static data and allocator slack.
+	MemoryBytes uint64
+	// SourceBytes bounds the program source.
+	SourceBytes int
+	// StackBytes bounds the JS stack; it must be below 1 MiB (the wasm stack).
+	StackBytes int
+	// OutputBytes bounds the captured output (lines plus newlines).
+	OutputBytes int
+	// Subcalls bounds the number of subcalls the program may start.
+	Subcalls int
+	// InFlight bounds the subcalls dispatched at once; others wait their turn.
+	InFlight int
+	// ResultBytes bounds each subcall result and the program's return value,
+	// as JSON.
+	ResultBytes int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.Timeout <= 0 {
+		l.Timeout = DefaultTimeout
+	}
+	if l.MemoryBytes == 0 {
+		l.MemoryBytes = DefaultMemoryBytes
+	}
+	if l.SourceBytes <= 0 {
+		l.SourceBytes = DefaultSourceBytes
+	}
+	if l.StackBytes <= 0 {
+		l.StackBytes = DefaultStackBytes
+	}
+	if l.OutputBytes <= 0 {
+		l.OutputBytes = DefaultOutputBytes
+	}
+	if l.Subcalls <= 0 {
+		l.Subcalls = DefaultSubcalls
+	}
+	if l.InFlight <= 0 {
+		l.InFlight = DefaultInFlight
+	}
+	if l.ResultBytes <= 0 {
+		l.ResultBytes = DefaultResultBytes
+	}
+	return l
+}
+
+func (l Limits) validate() error {
+	if l.StackBytes > wasmStackBytes-128<<10 {
+		return fmt.Errorf("host: stack limit %d bytes: must leave 128 KiB of the %d-byte wasm stack", l.StackBytes, wasmStackBytes)
+	}
+	if l.MemoryBytes > 3<<30 {
+		return fmt.Errorf("host: memory limit %d bytes: at most 3 GiB", l.MemoryBytes)
+	}
+	if l.MemoryBytes < 1<<20 {
+		return fmt.Errorf("host: memory limit %d bytes: at least 1 MiB", l.MemoryBytes)
+	}
+	return nil
+}
+
+// pageLimitBytes is the linear-memory ceiling for a QuickJS heap limit: the
+// heap, plus the stack and static data, plus a quarter for allocator slack.
+func pageLimitBytes(memory uint64) uint64 {
+	b := memory + memory/4 + 4<<20
+	const page = 1 << 16
+	return (b + page - 1) / page * page
+}

@@ -1,0 +1,108 @@
+package host
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"time"
+)
+
+// Kind classifies how a run ended. The failure kinds are the KIND strings
+// DESIGN.md fixes for the model-facing content.
+type Kind string
+
+// The kinds of run outcome.
+const (
+	KindOK           Kind = "ok"
+	KindSyntax       Kind = "syntax"
+	KindException    Kind = "exception"
+	KindTimeout      Kind = "timeout"
+	KindMemory       Kind = "memory"
+	KindAborted      Kind = "aborted"
+	KindOutputLimit  Kind = "output_limit"
+	KindSubcallLimit Kind = "subcall_limit"
+	KindInternal     Kind = "internal"
+)
+
+// TruncationMarker is the line appended to captured output cut at the limit.
+const TruncationMarker = "[output truncated]"
+
+// Outcome is the structured result of one run.
+type Outcome struct {
+	// Kind is KindOK on success, else the failure kind.
+	Kind Kind
+	// Message describes the failure; empty on success.
+	Message string
+	// Stack is the JS stack of an exception, when there is one.
+	Stack string
+	// Output holds the captured console lines in call order.
+	Output []string
+	// ReturnValue is the program's return value as compact JSON, or nil
+	// when the program returned undefined (or failed).
+	ReturnValue json.RawMessage
+	// Subcalls counts the subcalls the program started.
+	Subcalls int
+	// MemoryBytes is the peak size of the guest's linear memory.
+	MemoryBytes uint64
+	// Duration is the wall time of the run, instantiation included.
+	Duration time.Duration
+}
+
+// OK reports whether the program succeeded.
+func (o *Outcome) OK() bool { return o.Kind == KindOK }
+
+// Text renders the outcome as the model sees it (DESIGN.md, "What the model
+// sees"): on success the printed lines and then the return value (a string
+// as is, anything else as JSON indented by two spaces), or a fixed line when
+// both are empty; on failure "Error: code run failed (KIND): MESSAGE" and,
+// when lines were printed, a blank line, "Captured output:" and the lines.
+func (o *Outcome) Text() string {
+	var b strings.Builder
+	if o.Kind != KindOK {
+		b.WriteString("Error: code run failed (")
+		b.WriteString(string(o.Kind))
+		b.WriteString("): ")
+		b.WriteString(o.Message)
+		if len(o.Output) > 0 {
+			b.WriteString("\n\nCaptured output:")
+			for _, l := range o.Output {
+				b.WriteByte('\n')
+				b.WriteString(l)
+			}
+		}
+		return b.String()
+	}
+	for i, l := range o.Output {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l)
+	}
+	if rv := o.displayValue(); rv != "" || o.ReturnValue != nil {
+		if len(o.Output) > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(rv)
+	}
+	if b.Len() == 0 {
+		return "(run_code completed with no output)"
+	}
+	return b.String()
+}
+
+func (o *Outcome) displayValue() string {
+	if o.ReturnValue == nil {
+		return ""
+	}
+	if len(o.ReturnValue) > 0 && o.ReturnValue[0] == '"' {
+		var s string
+		if err := json.Unmarshal(o.ReturnValue, &s); err == nil {
+			return s
+		}
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, o.ReturnValue, "", "  "); err != nil {
+		return string(o.ReturnValue)
+	}
+	return buf.String()
+}

@@ -1,0 +1,326 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+	"unicode/utf8"
+)
+
+// stopReason says why the host asked the guest to stop.
+type stopReason int32
+
+const (
+	stopNone stopReason = iota
+	stopTimeout
+	stopAborted
+	stopOutputLimit
+	stopSubcallLimit
+	stopFault
+)
+
+// Outcome kinds the guest reports through finish; keep in sync with glue.c.
+const (
+	guestOK        = 0
+	guestSyntax    = 1
+	guestException = 2
+	guestStopped   = 3
+	guestDeadlock  = 4
+	guestInternal  = 5
+)
+
+// completion is a finished subcall waiting to be delivered to the guest.
+type completion struct {
+	id  int32
+	env []byte
+}
+
+// run is the host-side state of one program run, shared by the host
+// functions (through the call context) and the subcall goroutines.
+type run struct {
+	d       Dispatcher
+	lim     Limits
+	started time.Time
+
+	reason   atomic.Int32
+	stopOnce sync.Once
+	stopCh   chan struct{}
+
+	sem   chan struct{}
+	ready chan completion
+	wg    sync.WaitGroup
+
+	mu          sync.Mutex
+	output      []string
+	outBytes    int
+	subcalls    int
+	nextID      int32
+	delivered   map[int32][]byte
+	finished    bool
+	finishKind  int32
+	finishData  []byte
+	faultKind   Kind
+	faultMsg    string
+	cancelCalls context.CancelFunc
+}
+
+func newRun(d Dispatcher, lim Limits, cancelCalls context.CancelFunc) *run {
+	n := lim.Subcalls
+	if n > 4096 {
+		n = 4096
+	}
+	return &run{
+		d:           d,
+		lim:         lim,
+		started:     time.Now(),
+		stopCh:      make(chan struct{}),
+		sem:         make(chan struct{}, lim.InFlight),
+		ready:       make(chan completion, n),
+		delivered:   make(map[int32][]byte),
+		cancelCalls: cancelCalls,
+	}
+}
+
+// stop asks the guest to stop; the first reason wins.
+func (r *run) stop(why stopReason) {
+	r.stopOnce.Do(func() {
+		r.reason.Store(int32(why))
+		close(r.stopCh)
+	})
+}
+
+func (r *run) stopped() bool { return r.reason.Load() != int32(stopNone) }
+
+// fault records a host-side failure (bad pointer, dispatcher panic) and
+// stops the guest.
+func (r *run) fault(kind Kind, msg string) {
+	r.mu.Lock()
+	if r.faultKind == "" {
+		r.faultKind, r.faultMsg = kind, msg
+	}
+	r.mu.Unlock()
+	r.stop(stopFault)
+}
+
+// shutdown cancels pending subcalls and waits for their goroutines.
+func (r *run) shutdown() {
+	r.cancelCalls()
+	r.wg.Wait()
+}
+
+// write appends one captured line; it reports false when the output limit
+// was reached and the guest must stop.
+func (r *run) write(line string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.outBytes+len(line)+1 > r.lim.OutputBytes {
+		if r.reason.Load() != int32(stopOutputLimit) {
+			r.output = append(r.output, TruncationMarker)
+		}
+		r.mu.Unlock()
+		r.stop(stopOutputLimit)
+		r.mu.Lock()
+		return false
+	}
+	r.outBytes += len(line) + 1
+	r.output = append(r.output, line)
+	return true
+}
+
+// start begins a subcall and returns its id, or -1 when the guest must stop.
+func (r *run) start(ctx context.Context, name string, args []byte) int32 {
+	if r.stopped() {
+		return -1
+	}
+	r.mu.Lock()
+	if r.subcalls >= r.lim.Subcalls {
+		r.mu.Unlock()
+		r.stop(stopSubcallLimit)
+		return -1
+	}
+	r.subcalls++
+	r.nextID++
+	id := r.nextID
+	r.mu.Unlock()
+
+	if !utf8.ValidString(name) || !json.Valid(args) {
+		r.wg.Add(1)
+		go func() {
+			defer r.wg.Done()
+			r.complete(ctx, id, errEnvelope("INVALID_ARGUMENTS", "subcall name or arguments are not valid UTF-8 JSON"))
+		}()
+		return id
+	}
+	r.wg.Add(1)
+	go r.dispatch(ctx, id, name, json.RawMessage(args))
+	return id
+}
+
+func (r *run) dispatch(ctx context.Context, id int32, name string, args json.RawMessage) {
+	defer r.wg.Done()
+	select {
+	case r.sem <- struct{}{}:
+	case <-ctx.Done():
+		r.complete(ctx, id, errEnvelope("ABORTED_BEFORE_DISPATCH", "run ended before the call was dispatched"))
+		return
+	}
+	defer func() { <-r.sem }()
+	reply, ok := r.safeDispatch(ctx, name, args)
+	if !ok {
+		return
+	}
+	r.complete(ctx, id, envelope(reply, r.lim.ResultBytes))
+}
+
+func (r *run) safeDispatch(ctx context.Context, name string, args json.RawMessage) (reply Reply, ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			r.fault(KindInternal, fmt.Sprintf("dispatcher panicked on %q: %v", name, p))
+			ok = false
+		}
+	}()
+	return r.d.Dispatch(ctx, name, args), true
+}
+
+func (r *run) complete(ctx context.Context, id int32, env []byte) {
+	select {
+	case r.ready <- completion{id, env}:
+	case <-ctx.Done():
+	}
+}
+
+// wait blocks until a subcall completes and returns its id and the length
+// of its envelope, or -1 when the guest must stop.
+func (r *run) wait(ctx context.Context) int64 {
+	if r.stopped() {
+		return -1
+	}
+	select {
+	case c := <-r.ready:
+		r.mu.Lock()
+		r.delivered[c.id] = c.env
+		r.mu.Unlock()
+		return int64(c.id)<<32 | int64(uint32(len(c.env)))
+	case <-r.stopCh:
+		return -1
+	case <-ctx.Done():
+		return -1
+	}
+}
+
+// take hands over the envelope of a delivered completion.
+func (r *run) take(id int32, n uint32) ([]byte, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	env, ok := r.delivered[id]
+	if !ok || uint32(len(env)) != n {
+		return nil, false
+	}
+	delete(r.delivered, id)
+	return env, true
+}
+
+func (r *run) finish(kind int32, data []byte) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.finished {
+		return
+	}
+	r.finished, r.finishKind, r.finishData = true, kind, data
+}
+
+// callFailed records why a call into the guest failed, unless the run
+// already has a better explanation (a fault, a stop, a reported outcome).
+func (r *run) callFailed(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.faultKind == "" && !r.finished && !r.stopped() {
+		r.faultKind = KindInternal
+		r.faultMsg = "guest failed: " + err.Error()
+	}
+}
+
+// fillFrom turns the run's state into the outcome.
+func (r *run) fillFrom(out *Outcome) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out.Output = r.output
+	out.Subcalls = r.subcalls
+	if r.faultKind != "" {
+		out.Kind, out.Message = r.faultKind, r.faultMsg
+		return
+	}
+	why := stopReason(r.reason.Load())
+	if r.finished && r.finishKind == guestOK && (why == stopNone || why == stopTimeout || why == stopAborted) {
+		r.fillOK(out)
+		return
+	}
+	switch why {
+	case stopTimeout:
+		out.Kind, out.Message = KindTimeout, "program exceeded its time limit of "+r.lim.Timeout.String()
+		return
+	case stopAborted:
+		out.Kind, out.Message = KindAborted, "run cancelled by the caller"
+		return
+	case stopOutputLimit:
+		out.Kind, out.Message = KindOutputLimit, "captured output exceeded "+itoa(r.lim.OutputBytes)+" bytes"
+		return
+	case stopSubcallLimit:
+		out.Kind, out.Message = KindSubcallLimit, "program started more than "+itoa(r.lim.Subcalls)+" subcalls"
+		return
+	}
+	if !r.finished {
+		out.Kind, out.Message = KindInternal, "guest ended without reporting an outcome"
+		return
+	}
+	var e struct {
+		Message string `json:"message"`
+		Stack   string `json:"stack"`
+	}
+	if err := json.Unmarshal(r.finishData, &e); err != nil {
+		out.Kind, out.Message = KindInternal, "guest reported a malformed outcome"
+		return
+	}
+	out.Message, out.Stack = e.Message, e.Stack
+	switch r.finishKind {
+	case guestSyntax:
+		out.Kind = KindSyntax
+	case guestException, guestDeadlock:
+		out.Kind = KindException
+		if e.Message == "InternalError: out of memory" {
+			out.Kind = KindMemory
+			out.Message = "out of memory: the program exceeded its " + itoa(int(r.lim.MemoryBytes)) + "-byte memory limit"
+		}
+	case guestStopped:
+		out.Kind, out.Message = KindInternal, "guest stopped without a reason"
+	default:
+		out.Kind = KindInternal
+	}
+}
+
+func (r *run) fillOK(out *Outcome) {
+	d := r.finishData
+	const pre = `{"value":`
+	if len(d) > len(pre) && string(d[:len(pre)]) == pre && d[len(d)-1] == '}' {
+		v := d[len(pre) : len(d)-1]
+		if len(v) > r.lim.ResultBytes {
+			out.Kind = KindOutputLimit
+			out.Message = "return value is " + itoa(len(v)) + " bytes of JSON, over the " + itoa(r.lim.ResultBytes) + "-byte limit"
+			return
+		}
+		if !json.Valid(v) {
+			out.Kind, out.Message = KindInternal, "guest returned malformed JSON"
+			return
+		}
+		out.Kind, out.ReturnValue = KindOK, json.RawMessage(v)
+		return
+	}
+	if string(d) == "{}" {
+		out.Kind = KindOK
+		return
+	}
+	out.Kind, out.Message = KindInternal, "guest reported a malformed result"
+}
