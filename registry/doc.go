@@ -1,0 +1,44 @@
+// Package registry holds the tool definitions that models may call: their
+// schemas, validation, scoped registration, per-agent restrictions,
+// conditional tools and the step-owned tool sets that admit calls.
+//
+// # Definitions
+//
+// A tool is defined once with [Define] from a [Spec]: a model-facing name,
+// description and parameter [Schema]; an [Output] declaration (the schema of
+// the canonical value and a render function from the value to content
+// [Part]s); and an Execute function that receives the context, the decoded
+// arguments and an [Exec]. TimeoutMs, ExecutionMode, ProjectContent,
+// FinalizeContent, PresentCall, PresentResult and DeferLoading are
+// optional. Typed tools decode their arguments into a Go type after
+// validation; a [RawSpec] keeps them as json.RawMessage, for tools whose
+// JSON Schema comes from elsewhere (an MCP server: [ParseJSONSchema]).
+//
+// # Schemas and validation
+//
+// The schema DSL ([String], [Number], [Integer], [Boolean], [Null],
+// [Array], [Object], [JSON], [OneOf]) projects to JSON Schema draft 2020-12
+// with [Schema.MarshalJSON]; its read accessors let generators walk it.
+// [Define] compiles the projection once with
+// github.com/santhosh-tekuri/jsonschema/v6. [Tool.Prepare] parses the
+// arguments (duplicate object keys are rejected), validates them and decodes
+// them; every failure is an [*Error] with [CodeInvalidArguments] and, for
+// schema violations, structured [Issue]s. Unknown properties are rejected
+// only by a [Schema.Strict] object.
+//
+// # Scopes, restrictions and tool sets
+//
+// A [Registry] holds registrations in layers: the deployment, presets and
+// agents ([Scope]). See [Registry] for the nearest-wins, replacement and
+// restriction rules and for the stable listing order. Conditional
+// registrations ([When]) are admitted per model step by [Registry.Resolve],
+// which returns a [ToolSet]; [Registry.Executable] is the lookup every call,
+// including run_code subcalls, goes through.
+//
+// [Registry.Subscribe] reports changes of the visible tools so prompt
+// assembly can rebuild what it caches.
+//
+// The registry enforces no timeouts, policies or cancellation results: those
+// belong to the pipeline package, which turns the registry's [Code]s into
+// error results.
+package registry

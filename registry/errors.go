@@ -1,0 +1,152 @@
+package registry
+
+import (
+	"errors"
+	"strings"
+)
+
+// Code is a machine-readable error code carried by [Error]. The registry
+// produces only the codes declared here; the pipeline defines the rest of the
+// vocabulary with the same spelling.
+type Code string
+
+// The error codes the registry produces.
+const (
+	// CodeUnknownTool means the named tool is not executable in the calling
+	// scope and tool set: it was never registered there, it is hidden by a
+	// restriction, it is conditional and no resolved set admitted it, or the
+	// set that admitted it has gone stale.
+	CodeUnknownTool Code = "UNKNOWN_TOOL"
+	// CodeInvalidArguments means the call's arguments are not JSON, contain a
+	// duplicate object key, or do not match the tool's parameter schema.
+	CodeInvalidArguments Code = "INVALID_ARGUMENTS"
+	// CodeToolActivationFailed means a conditional tool's condition failed
+	// (returned an error or panicked) while a tool set was being resolved.
+	CodeToolActivationFailed Code = "TOOL_ACTIVATION_FAILED"
+)
+
+// Sentinel errors. An [*Error] matches the sentinel of its code with
+// [errors.Is]; the more specific sentinels are wrapped inside it.
+var (
+	// ErrUnknownTool is matched by every error with [CodeUnknownTool].
+	ErrUnknownTool = errors.New("unknown tool")
+	// ErrInvalidArguments is matched by every error with [CodeInvalidArguments].
+	ErrInvalidArguments = errors.New("invalid arguments")
+	// ErrActivationFailed is matched by every error with [CodeToolActivationFailed].
+	ErrActivationFailed = errors.New("tool activation failed")
+
+	// ErrConditional is wrapped when a conditional tool is looked up for
+	// execution without a resolved [ToolSet].
+	ErrConditional = errors.New("conditional tool requires a resolved tool set")
+	// ErrStaleToolSet is wrapped when a resolved [ToolSet] refuses a call
+	// because the admitted registration was disposed, replaced by a same-name
+	// registration, or hidden by a newer restriction.
+	ErrStaleToolSet = errors.New("tool set is stale")
+	// ErrToolSetDisposed is wrapped when a disposed [ToolSet] is used.
+	ErrToolSetDisposed = errors.New("tool set is disposed")
+	// ErrResolving is returned by [Registry.Register] and [Registry.Restrict]
+	// while a [Registry.Resolve] is evaluating conditions.
+	ErrResolving = errors.New("registration refused during tool set resolution")
+	// ErrInvalidDefinition is wrapped by [Define] and [ParseJSONSchema] when a
+	// definition or schema is malformed.
+	ErrInvalidDefinition = errors.New("invalid tool definition")
+	// ErrInvalidScope is returned for a scope that cannot be used where given.
+	ErrInvalidScope = errors.New("invalid scope")
+)
+
+// Error is the typed error the registry returns where a caller branches on
+// the outcome of a call: its Code is what the pipeline turns into an error
+// result. Use [errors.As] to get it, or [errors.Is] with a sentinel.
+type Error struct {
+	// Code classifies the failure.
+	Code Code
+	// Tool is the model-facing name of the tool concerned, if any.
+	Tool string
+	// Issues lists the schema violations for [CodeInvalidArguments]; it is
+	// empty when the arguments were not well-formed JSON.
+	Issues []Issue
+	// Err is the underlying cause.
+	Err error
+}
+
+// Issue is one structured validation failure.
+type Issue struct {
+	// Path is the JSON Pointer (RFC 6901) of the offending value inside the
+	// arguments; "" is the root.
+	Path string
+	// Keyword is the JSON Schema keyword that failed, such as "type",
+	// "required" or "additionalProperties".
+	Keyword string
+	// Expected says what the schema wanted, when the keyword makes that
+	// simple to say (for example "string" for a type mismatch); else "".
+	Expected string
+	// Message is a human-readable description of the failure.
+	Message string
+}
+
+// String formats the issue as `at "/path": message`.
+func (i Issue) String() string {
+	return "at " + quotePath(i.Path) + ": " + i.Message
+}
+
+func quotePath(p string) string {
+	if p == "" {
+		return `"" (root)`
+	}
+	return `"` + p + `"`
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	var sb strings.Builder
+	if e.Tool != "" {
+		sb.WriteString(`tool "`)
+		sb.WriteString(e.Tool)
+		sb.WriteString(`": `)
+	}
+	if e.Err != nil {
+		sb.WriteString(e.Err.Error())
+	} else {
+		sb.WriteString(e.sentinel().Error())
+	}
+	for i, is := range e.Issues {
+		if i == 0 {
+			sb.WriteString(": ")
+		} else {
+			sb.WriteString("; ")
+		}
+		sb.WriteString(is.String())
+	}
+	return sb.String()
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is the sentinel of e's code.
+func (e *Error) Is(target error) bool {
+	s := e.sentinel()
+	return s != nil && target == s
+}
+
+func (e *Error) sentinel() error {
+	switch e.Code {
+	case CodeUnknownTool:
+		return ErrUnknownTool
+	case CodeInvalidArguments:
+		return ErrInvalidArguments
+	case CodeToolActivationFailed:
+		return ErrActivationFailed
+	}
+	return nil
+}
+
+// CodeOf returns the code of the first [*Error] in err's chain, or "" if
+// there is none.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return ""
+}

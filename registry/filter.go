@@ -1,0 +1,37 @@
+package registry
+
+import "slices"
+
+// Filter is an allow or deny mask over tool names, applied by
+// [Registry.Restrict]. The zero Filter allows every name.
+type Filter struct {
+	allow bool
+	names map[string]struct{}
+	list  []string
+}
+
+// Allow returns a mask that lets only the named tools through.
+func Allow(names ...string) Filter { return newFilter(true, names) }
+
+// Deny returns a mask that hides the named tools.
+func Deny(names ...string) Filter { return newFilter(false, names) }
+
+func newFilter(allow bool, names []string) Filter {
+	f := Filter{allow: allow, names: make(map[string]struct{}, len(names)), list: slices.Clone(names)}
+	for _, n := range names {
+		f.names[n] = struct{}{}
+	}
+	return f
+}
+
+// Allows reports whether the mask lets the named tool through.
+func (f Filter) Allows(name string) bool {
+	_, listed := f.names[name]
+	return listed == f.allow
+}
+
+// IsAllow reports whether f is an allow mask (else a deny mask).
+func (f Filter) IsAllow() bool { return f.allow }
+
+// Names returns a copy of the names the mask lists.
+func (f Filter) Names() []string { return slices.Clone(f.list) }

@@ -1,0 +1,344 @@
+package registry
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+)
+
+// Registry holds tools in scoped layers. It is safe for concurrent use.
+//
+// Visibility in a scope follows three rules. Nearest wins: a lookup walks
+// the scope's layers from the scope itself towards the deployment, and the
+// first registration of a name found hides the others. Same-name
+// replacement: inside one layer the latest live registration of a name
+// wins; disposing it uncovers the previous one. Restrictions: a mask
+// registered with [Registry.Restrict] on a scope hides the tools that scope
+// (and every scope beneath it) inherits from the layers above it; masks
+// intersect, and tools registered in the restricted scope or beneath it
+// stay visible.
+//
+// Order: every listing ([Registry.Definitions], [Registry.Schemas],
+// [ToolSet.Names]) is in registration order of the visible registrations,
+// so the model-facing schema prefix stays byte-identical while nothing
+// changes. A same-name replacement moves the name to the end.
+type Registry struct {
+	mu     sync.RWMutex
+	seq    uint64 // last registration, restriction or change sequence number
+	layers map[Scope]*layer
+
+	resolving atomic.Int64 // Resolve calls evaluating conditions
+
+	subMu   sync.Mutex
+	subs    map[uint64]func(Change)
+	nextSub uint64
+}
+
+type layer struct {
+	byName       map[string][]*entry // oldest first; the live top is last
+	restrictions []*restriction
+}
+
+type entry struct {
+	tool     *Tool
+	scope    Scope
+	depth    int // index of scope in its own path
+	seq      uint64
+	cond     Condition
+	disposed bool // guarded by Registry.mu
+}
+
+type restriction struct {
+	filter Filter
+	seq    uint64
+}
+
+// New returns an empty registry.
+func New() *Registry {
+	return &Registry{layers: make(map[Scope]*layer), subs: make(map[uint64]func(Change))}
+}
+
+// Option configures one registration.
+type Option func(*options)
+
+type options struct {
+	scope Scope
+	cond  Condition
+}
+
+// In registers the tool in scope instead of the deployment.
+func In(scope Scope) Option { return func(o *options) { o.scope = scope } }
+
+// When makes the registration conditional: it is visible to prompt assembly
+// and executable only through a [ToolSet] whose resolution found cond true.
+func When(cond Condition) Option { return func(o *options) { o.cond = cond } }
+
+// Register adds t to the registry (the deployment scope unless [In] says
+// otherwise) and returns the function that disposes the registration;
+// disposing twice is harmless. A registration of a name already registered
+// in the same scope replaces it until disposed. Register fails with
+// [ErrResolving] while a [Registry.Resolve] is evaluating conditions.
+func (r *Registry) Register(t *Tool, opts ...Option) (dispose func(), err error) {
+	if t == nil {
+		return nil, fmt.Errorf("register: %w: nil tool", ErrInvalidDefinition)
+	}
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
+	r.mu.Lock()
+	if r.resolving.Load() > 0 {
+		r.mu.Unlock()
+		return nil, fmt.Errorf("register tool %q: %w", t.name, ErrResolving)
+	}
+	r.seq++
+	e := &entry{tool: t, scope: o.scope, depth: len(o.scope.path()) - 1, seq: r.seq, cond: o.cond}
+	l := r.layer(o.scope)
+	l.byName[t.name] = append(l.byName[t.name], e)
+	ch := r.change(ChangeRegistered, o.scope, t.name)
+	r.mu.Unlock()
+	r.emit(ch)
+
+	var once sync.Once
+	return func() { once.Do(func() { r.dispose(e) }) }, nil
+}
+
+func (r *Registry) dispose(e *entry) {
+	r.mu.Lock()
+	e.disposed = true
+	l := r.layers[e.scope]
+	stack := l.byName[e.tool.name]
+	i := slices.Index(stack, e)
+	top := i == len(stack)-1
+	stack = slices.Delete(stack, i, i+1)
+	if len(stack) == 0 {
+		delete(l.byName, e.tool.name)
+	} else {
+		l.byName[e.tool.name] = stack
+	}
+	r.prune(e.scope)
+	var ch Change
+	if top {
+		r.seq++
+		ch = r.change(ChangeDisposed, e.scope, e.tool.name)
+	}
+	r.mu.Unlock()
+	if top {
+		r.emit(ch)
+	}
+}
+
+// Restrict applies the mask f to the tools scope inherits from the layers
+// above it, for scope and every scope beneath it. Masks intersect: a tool is
+// visible only if every applicable mask allows it. Tools registered in scope
+// or beneath it are never masked by it. The returned function lifts the
+// restriction. The deployment inherits nothing and cannot be restricted.
+// Restrict fails with [ErrResolving] while a [Registry.Resolve] is
+// evaluating conditions.
+func (r *Registry) Restrict(scope Scope, f Filter) (lift func(), err error) {
+	if scope.IsDeployment() {
+		return nil, fmt.Errorf("restrict: %w: the deployment inherits no tools", ErrInvalidScope)
+	}
+	r.mu.Lock()
+	if r.resolving.Load() > 0 {
+		r.mu.Unlock()
+		return nil, fmt.Errorf("restrict %s: %w", scope, ErrResolving)
+	}
+	r.seq++
+	res := &restriction{filter: f, seq: r.seq}
+	l := r.layer(scope)
+	l.restrictions = append(l.restrictions, res)
+	ch := r.change(ChangeRestricted, scope, "")
+	r.mu.Unlock()
+	r.emit(ch)
+
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			r.mu.Lock()
+			l := r.layers[scope]
+			l.restrictions = slices.DeleteFunc(l.restrictions, func(x *restriction) bool { return x == res })
+			r.prune(scope)
+			r.seq++
+			ch := r.change(ChangeUnrestricted, scope, "")
+			r.mu.Unlock()
+			r.emit(ch)
+		})
+	}, nil
+}
+
+// layer returns the layer of scope, creating it. r.mu must be held.
+func (r *Registry) layer(s Scope) *layer {
+	l := r.layers[s]
+	if l == nil {
+		l = &layer{byName: make(map[string][]*entry)}
+		r.layers[s] = l
+	}
+	return l
+}
+
+// prune drops the layer of s if it is empty. r.mu must be held.
+func (r *Registry) prune(s Scope) {
+	if l := r.layers[s]; l != nil && len(l.byName) == 0 && len(l.restrictions) == 0 {
+		delete(r.layers, s)
+	}
+}
+
+// masked reports whether a tool called name, registered at depth in path,
+// is hidden by a restriction on a layer beneath its own. r.mu must be held.
+func (r *Registry) masked(path []Scope, depth int, name string) bool {
+	for j := depth + 1; j < len(path); j++ {
+		l := r.layers[path[j]]
+		if l == nil {
+			continue
+		}
+		for _, res := range l.restrictions {
+			if !res.filter.Allows(name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lookup returns the winning registration of name in scope, skipping
+// conditional registrations unless withCond. r.mu must be held.
+func (r *Registry) lookup(name string, scope Scope, withCond bool) *entry {
+	path := scope.path()
+	for d := len(path) - 1; d >= 0; d-- {
+		l := r.layers[path[d]]
+		if l == nil {
+			continue
+		}
+		stack := l.byName[name]
+		for i := len(stack) - 1; i >= 0; i-- {
+			e := stack[i]
+			if e.cond != nil && !withCond {
+				continue
+			}
+			if r.masked(path, d, name) {
+				return nil
+			}
+			return e
+		}
+	}
+	return nil
+}
+
+// visible returns the winning registrations in scope in registration order,
+// skipping conditional registrations unless withCond. r.mu must be held.
+func (r *Registry) visible(scope Scope, withCond bool) []*entry {
+	path := scope.path()
+	var out []*entry
+	seen := make(map[string]bool)
+	for d := len(path) - 1; d >= 0; d-- {
+		l := r.layers[path[d]]
+		if l == nil {
+			continue
+		}
+		for name, stack := range l.byName {
+			if seen[name] {
+				continue
+			}
+			for i := len(stack) - 1; i >= 0; i-- {
+				e := stack[i]
+				if e.cond != nil && !withCond {
+					continue
+				}
+				seen[name] = true
+				if !r.masked(path, d, name) {
+					out = append(out, e)
+				}
+				break
+			}
+		}
+	}
+	sortBySeq(out)
+	return out
+}
+
+func sortBySeq(es []*entry) {
+	slices.SortFunc(es, func(a, b *entry) int { return cmp.Compare(a.seq, b.seq) })
+}
+
+// Get returns the tool called name as scope sees it. Without a set it
+// inspects the registered definitions, conditional ones included, without
+// evaluating any condition; with a set it inspects what the set admitted
+// (nothing, if the set was resolved for another scope).
+func (r *Registry) Get(name string, scope Scope, set *ToolSet) (*Tool, bool) {
+	if set != nil {
+		e := set.admitted(r, scope, name)
+		if e == nil {
+			return nil, false
+		}
+		return e.tool, true
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if e := r.lookup(name, scope, true); e != nil {
+		return e.tool, true
+	}
+	return nil, false
+}
+
+// Definitions returns the tools visible in scope in registration order.
+// Without a set it lists the registered definitions, conditional ones
+// included, without evaluating conditions; with a set it lists what the
+// set admitted.
+func (r *Registry) Definitions(scope Scope, set *ToolSet) []*Tool {
+	var es []*entry
+	if set != nil {
+		if set.reg == r && set.step.Agent == scope {
+			es = set.tools
+		}
+	} else {
+		r.mu.RLock()
+		es = r.visible(scope, true)
+		r.mu.RUnlock()
+	}
+	out := make([]*Tool, len(es))
+	for i, e := range es {
+		out[i] = e.tool
+	}
+	return out
+}
+
+// Schemas returns the model-facing schemas of [Registry.Definitions], in the
+// same order: names, descriptions and parameters only, no execute functions.
+func (r *Registry) Schemas(scope Scope, set *ToolSet) []ToolSchema {
+	defs := r.Definitions(scope, set)
+	out := make([]ToolSchema, len(defs))
+	for i, t := range defs {
+		out[i] = t.Schema()
+	}
+	return out
+}
+
+// Executable is the execution lookup: it returns the tool a call to name
+// from scope may run. With a set it admits only the registration the set
+// admitted for its exact scope, and refuses it (wrapping [ErrStaleToolSet])
+// once that registration was disposed, replaced by a newer same-name
+// registration, or hidden by a restriction; a disposed set refuses every
+// call. Without a set conditional registrations are excluded (wrapping
+// [ErrConditional] when only a conditional one exists). Every refusal is an
+// [*Error] with [CodeUnknownTool].
+func (r *Registry) Executable(name string, scope Scope, set *ToolSet) (*Tool, error) {
+	if set != nil {
+		return set.executable(r, scope, name)
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if e := r.lookup(name, scope, false); e != nil {
+		return e.tool, nil
+	}
+	if r.lookup(name, scope, true) != nil {
+		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: ErrConditional}
+	}
+	return nil, unknown(name, scope)
+}
+
+func unknown(name string, scope Scope) error {
+	return &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("%w in %s", ErrUnknownTool, scope)}
+}

@@ -1,0 +1,440 @@
+package registry
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Mode says whether a call may run concurrently with other calls of a batch.
+type Mode int
+
+const (
+	// Serial calls run alone, in batch order. It is the zero value and the
+	// mode of a tool that declares no classifier.
+	Serial Mode = iota
+	// Parallel calls may run concurrently with other parallel calls.
+	Parallel
+)
+
+// String returns "serial" or "parallel".
+func (m Mode) String() string {
+	if m == Parallel {
+		return "parallel"
+	}
+	return "serial"
+}
+
+// Exec is what a tool body receives besides its context and arguments.
+// Cancellation is not here: it is the ctx passed to the body.
+type Exec struct {
+	// CallID is the opaque correlation token of the call.
+	CallID string
+	// Agent is the scope of the calling agent; the zero Scope for
+	// standalone service calls.
+	Agent Scope
+	// Arguments are the raw arguments exactly as the model sent them.
+	Arguments json.RawMessage
+}
+
+// Output declares a tool's canonical value: its schema (declarative; read by
+// sdkgen to type the SDK's return values) and the render function that turns
+// the value into model-facing content.
+type Output[A, V any] struct {
+	// Schema describes the canonical value; nil means any JSON value.
+	Schema *Schema
+	// Render turns a canonical value into content. When nil, a string value
+	// renders as one text part and any other value as its indented JSON.
+	Render func(args A, value V) []Part
+}
+
+// Spec is the author's description of a tool with arguments decoded into A
+// and a canonical value of type V. A is decoded with encoding/json after the
+// arguments validated against Parameters, so the author writes both a Go
+// struct (with json tags) and its schema; V must be JSON-encodable.
+//
+// Only Name, Description and Parameters (and DeferLoading) reach the model;
+// everything else stays on the Go side.
+type Spec[A, V any] struct {
+	// Name is the model-facing name: 1 to 64 of [A-Za-z0-9_-].
+	Name string
+	// Description is the model-facing description.
+	Description string
+	// Parameters is the argument schema. It must be an object schema (or a
+	// raw JSON Schema); nil means an object with no declared properties.
+	Parameters *Schema
+	// Output declares the canonical value.
+	Output Output[A, V]
+	// Execute runs the tool. It must observe ctx and return only the
+	// declared value. Required.
+	Execute func(ctx context.Context, args A, exec *Exec) (V, error)
+	// TimeoutMs is the declared timeout in milliseconds; 0 means none. It is
+	// declarative only: the pipeline's timeout wrapper enforces it.
+	TimeoutMs int
+	// ExecutionMode classifies a call as Parallel or Serial; nil means Serial.
+	ExecutionMode func(args A) Mode
+	// ProjectContent, when set, installs execution-prepared content in
+	// place of the rendered output, before post-execute policies run.
+	ProjectContent func(args A, value V) []Part
+	// FinalizeContent, when set, is the final content transform, applied
+	// after post-execute policies.
+	FinalizeContent func(args A, content []Part) []Part
+	// PresentCall returns a pure, JSON-encodable presentation descriptor of
+	// the call for host-local consumers.
+	PresentCall func(args A) any
+	// PresentResult returns a pure, JSON-encodable presentation descriptor
+	// of the result for host-local consumers.
+	PresentResult func(args A, value V, content []Part) any
+	// DeferLoading asks the provider to load the definition lazily; it is
+	// preserved in the projected [ToolSchema].
+	DeferLoading bool
+}
+
+// RawSpec is the spec of a tool whose arguments stay raw JSON, such as a tool
+// mounted from an MCP server with the server's input schema (use
+// [ParseJSONSchema] for Parameters). The arguments passed to Execute are the
+// validated bytes as the model sent them.
+type RawSpec = Spec[json.RawMessage, any]
+
+// Tool is a compiled tool definition. It is immutable and safe for
+// concurrent use; register it in any number of scopes with
+// [Registry.Register].
+type Tool struct {
+	name         string
+	description  string
+	params       *Schema
+	output       *Schema
+	wire         json.RawMessage
+	validator    *jsonschema.Schema
+	defaults     bool
+	timeoutMs    int
+	deferLoading bool
+
+	decode        func(raw []byte, tree any) (any, error)
+	execute       func(ctx context.Context, args any, exec *Exec) (any, error)
+	mode          func(args any) Mode
+	render        func(args, value any) ([]Part, error)
+	project       func(args, value any) ([]Part, error)
+	finalize      func(args any, content []Part) []Part
+	presentCall   func(args any) any
+	presentResult func(args, value any, content []Part) (any, error)
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// Define compiles spec into a [Tool]. It checks the name and the schemas,
+// projects the parameter schema to JSON Schema and compiles it for
+// validation, once. Errors wrap [ErrInvalidDefinition].
+func Define[A, V any](spec Spec[A, V]) (*Tool, error) {
+	if !nameRE.MatchString(spec.Name) {
+		return nil, fmt.Errorf("%w: tool name %q must be 1 to 64 of [A-Za-z0-9_-]", ErrInvalidDefinition, spec.Name)
+	}
+	if spec.Execute == nil {
+		return nil, fmt.Errorf("%w: tool %q: Execute is nil", ErrInvalidDefinition, spec.Name)
+	}
+	if spec.TimeoutMs < 0 {
+		return nil, fmt.Errorf("%w: tool %q: negative TimeoutMs", ErrInvalidDefinition, spec.Name)
+	}
+	params := spec.Parameters
+	if params == nil {
+		params = Object()
+	}
+	if k := params.Kind(); k != KindObject && k != KindRaw {
+		return nil, fmt.Errorf("%w: tool %q: parameters must be an object schema, not %s", ErrInvalidDefinition, spec.Name, k)
+	}
+	wire, err := params.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("tool %q: parameters: %w", spec.Name, err)
+	}
+	if spec.Output.Schema != nil {
+		if _, err := spec.Output.Schema.MarshalJSON(); err != nil {
+			return nil, fmt.Errorf("tool %q: output: %w", spec.Name, err)
+		}
+	}
+	sch, err := compileSchema("mem://tools/"+spec.Name+"/parameters.json", wire)
+	if err != nil {
+		return nil, fmt.Errorf("%w: tool %q: compile parameters: %w", ErrInvalidDefinition, spec.Name, err)
+	}
+	t := &Tool{
+		name:         spec.Name,
+		description:  spec.Description,
+		params:       params,
+		output:       spec.Output.Schema,
+		wire:         wire,
+		validator:    sch,
+		defaults:     params.hasDefaults(),
+		timeoutMs:    spec.TimeoutMs,
+		deferLoading: spec.DeferLoading,
+	}
+	bindSpec(t, spec)
+	return t, nil
+}
+
+// MustDefine is like [Define] but panics on error. It is for definitions
+// fixed at compile time, such as package-level tools in tests.
+func MustDefine[A, V any](spec Spec[A, V]) *Tool {
+	t, err := Define(spec)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// bindSpec wraps the typed functions of spec behind the untyped Tool fields.
+func bindSpec[A, V any](t *Tool, spec Spec[A, V]) {
+	name := spec.Name
+	t.decode = func(raw []byte, tree any) (any, error) {
+		var a A
+		if p, ok := any(&a).(*json.RawMessage); ok {
+			*p = json.RawMessage(raw)
+			return a, nil
+		}
+		if tree != nil {
+			b, err := json.Marshal(tree)
+			if err != nil {
+				return nil, err
+			}
+			raw = b
+		}
+		if err := json.Unmarshal(raw, &a); err != nil {
+			return nil, err
+		}
+		return a, nil
+	}
+	t.execute = func(ctx context.Context, args any, exec *Exec) (any, error) {
+		return spec.Execute(ctx, args.(A), exec)
+	}
+	if f := spec.ExecutionMode; f != nil {
+		t.mode = func(args any) Mode { return f(args.(A)) }
+	}
+	value := func(v any) (V, error) {
+		if x, ok := v.(V); ok {
+			return x, nil
+		}
+		var zero V
+		if v == nil {
+			// A nil interface stands for the zero value of V (for example a
+			// nil slice or pointer returned by Execute).
+			return zero, nil
+		}
+		return zero, fmt.Errorf("tool %q: value of type %T, want %T", name, v, zero)
+	}
+	render := spec.Output.Render
+	t.render = func(args, v any) ([]Part, error) {
+		x, err := value(v)
+		if err != nil {
+			return nil, err
+		}
+		if render != nil {
+			return render(args.(A), x), nil
+		}
+		return defaultRender(x)
+	}
+	if f := spec.ProjectContent; f != nil {
+		t.project = func(args, v any) ([]Part, error) {
+			x, err := value(v)
+			if err != nil {
+				return nil, err
+			}
+			return f(args.(A), x), nil
+		}
+	}
+	if f := spec.FinalizeContent; f != nil {
+		t.finalize = func(args any, content []Part) []Part { return f(args.(A), content) }
+	}
+	if f := spec.PresentCall; f != nil {
+		t.presentCall = func(args any) any { return f(args.(A)) }
+	}
+	if f := spec.PresentResult; f != nil {
+		t.presentResult = func(args, v any, content []Part) (any, error) {
+			x, err := value(v)
+			if err != nil {
+				return nil, err
+			}
+			return f(args.(A), x, content), nil
+		}
+	}
+}
+
+func defaultRender(v any) ([]Part, error) {
+	switch x := v.(type) {
+	case string:
+		return []Part{TextPart(x)}, nil
+	case json.RawMessage:
+		var buf bytes.Buffer
+		if err := json.Indent(&buf, x, "", "  "); err != nil {
+			return nil, fmt.Errorf("render value: %w", err)
+		}
+		return []Part{TextPart(buf.String())}, nil
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("render value: %w", err)
+	}
+	return []Part{TextPart(string(b))}, nil
+}
+
+// Name returns the model-facing name.
+func (t *Tool) Name() string { return t.name }
+
+// Description returns the model-facing description.
+func (t *Tool) Description() string { return t.description }
+
+// Parameters returns the parameter schema.
+func (t *Tool) Parameters() *Schema { return t.params }
+
+// OutputSchema returns the declared schema of the canonical value, or nil.
+func (t *Tool) OutputSchema() *Schema { return t.output }
+
+// TimeoutMs returns the declared timeout in milliseconds (0: none). The
+// registry never enforces it.
+func (t *Tool) TimeoutMs() int { return t.timeoutMs }
+
+// DeferLoading reports whether the definition asks to be loaded lazily.
+func (t *Tool) DeferLoading() bool { return t.deferLoading }
+
+// HasPresentation reports whether the tool declares PresentCall or
+// PresentResult.
+func (t *Tool) HasPresentation() bool { return t.presentCall != nil || t.presentResult != nil }
+
+// ToolSchema is the model-facing projection of a tool: what goes on the wire.
+// It never contains the output declaration, execute function, content hooks,
+// timeout or presentation callbacks.
+type ToolSchema struct {
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	Parameters   json.RawMessage `json:"parameters"`
+	DeferLoading bool            `json:"deferLoading,omitempty"`
+}
+
+// Schema returns the tool's model-facing projection. Parameters is a copy.
+func (t *Tool) Schema() ToolSchema {
+	return ToolSchema{
+		Name:         t.name,
+		Description:  t.description,
+		Parameters:   bytes.Clone(t.wire),
+		DeferLoading: t.deferLoading,
+	}
+}
+
+// Validate checks raw arguments against the parameter schema without
+// decoding them. The error is an [*Error] with [CodeInvalidArguments].
+func (t *Tool) Validate(raw json.RawMessage) error {
+	_, err := validateArgs(t.name, t.validator, raw)
+	return err
+}
+
+// Prepare validates raw arguments, rejecting malformed JSON, duplicate
+// object keys and schema violations, then applies defaults and decodes them
+// into the tool's argument type. The error is an [*Error] with
+// [CodeInvalidArguments]; Prepare never panics on any input.
+func (t *Tool) Prepare(raw json.RawMessage) (*Call, error) {
+	tree, err := validateArgs(t.name, t.validator, raw)
+	if err != nil {
+		return nil, err
+	}
+	if t.defaults {
+		tree = t.params.applyDefaults(tree)
+	} else {
+		tree = nil // decode straight from raw
+	}
+	args, err := t.decode(raw, tree)
+	if err != nil {
+		return nil, &Error{Code: CodeInvalidArguments, Tool: t.name, Err: fmt.Errorf("decode arguments: %w", err)}
+	}
+	return &Call{tool: t, raw: bytes.Clone(raw), args: args}, nil
+}
+
+// Call is one prepared invocation of a tool: validated raw arguments and
+// their decoded form. It is what the pipeline carries through its stages.
+type Call struct {
+	tool *Tool
+	raw  json.RawMessage
+	args any
+}
+
+// Tool returns the tool being called.
+func (c *Call) Tool() *Tool { return c.tool }
+
+// Arguments returns a copy of the raw arguments as the model sent them.
+func (c *Call) Arguments() json.RawMessage { return bytes.Clone(c.raw) }
+
+// Args returns the decoded arguments (of the spec's type A, defaults
+// applied). Callers must not modify them.
+func (c *Call) Args() any { return c.args }
+
+// Mode classifies the call with the tool's ExecutionMode; Serial when the
+// tool declares none.
+func (c *Call) Mode() Mode {
+	if c.tool.mode == nil {
+		return Serial
+	}
+	return c.tool.mode(c.args)
+}
+
+// Execute runs the tool body with ctx and returns its canonical value. A
+// panic in the body is recovered and returned as an error. Timeouts are not
+// enforced here.
+func (c *Call) Execute(ctx context.Context, exec *Exec) (v any, err error) {
+	var e Exec
+	if exec != nil {
+		e = *exec
+	}
+	if e.Arguments == nil {
+		e.Arguments = c.Arguments()
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			v, err = nil, fmt.Errorf("tool %q: panic: %v", c.tool.name, r)
+		}
+	}()
+	return c.tool.execute(ctx, c.args, &e)
+}
+
+// Render turns a canonical value into content with the tool's output
+// declaration.
+func (c *Call) Render(value any) ([]Part, error) {
+	return c.tool.render(c.args, value)
+}
+
+// ProjectContent returns the tool's execution-prepared content for value and
+// true, or nil and false when the tool declares no ProjectContent.
+func (c *Call) ProjectContent(value any) ([]Part, bool, error) {
+	if c.tool.project == nil {
+		return nil, false, nil
+	}
+	p, err := c.tool.project(c.args, value)
+	return p, err == nil, err
+}
+
+// FinalizeContent applies the tool's final content transform; without one it
+// returns content unchanged.
+func (c *Call) FinalizeContent(content []Part) []Part {
+	if c.tool.finalize == nil {
+		return content
+	}
+	return c.tool.finalize(c.args, content)
+}
+
+// PresentCall returns the tool's call presentation descriptor and true, or
+// nil and false when the tool declares none.
+func (c *Call) PresentCall() (any, bool) {
+	if c.tool.presentCall == nil {
+		return nil, false
+	}
+	return c.tool.presentCall(c.args), true
+}
+
+// PresentResult returns the tool's result presentation descriptor and true,
+// or nil and false when the tool declares none.
+func (c *Call) PresentResult(value any, content []Part) (any, bool, error) {
+	if c.tool.presentResult == nil {
+		return nil, false, nil
+	}
+	d, err := c.tool.presentResult(c.args, value, content)
+	return d, err == nil, err
+}

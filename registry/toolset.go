@@ -1,0 +1,217 @@
+package registry
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"slices"
+	"sync/atomic"
+)
+
+// ModelSelection is the provider, model and reasoning effort that step
+// preparation captured for every request attempt of a model step.
+type ModelSelection struct {
+	Provider        string
+	Model           string
+	ReasoningEffort string
+}
+
+// Step identifies the model step a [ToolSet] is resolved for.
+type Step struct {
+	// Agent is the scope of the agent taking the step.
+	Agent Scope
+	// ModelSelection is the model the step talks to.
+	ModelSelection ModelSelection
+}
+
+// Condition decides whether a conditional registration is visible in a
+// step. It must observe ctx, and must not register tools, restrict scopes or
+// do tool work (registrations attempted while it runs are refused with
+// [ErrResolving]). Returning an error (or panicking) fails the resolution
+// with [CodeToolActivationFailed]; it is not the same as returning false.
+type Condition func(ctx context.Context, step Step) (bool, error)
+
+// ToolSet is the step-owned result of [Registry.Resolve]: the registrations
+// admitted for one agent scope in one model step. Pass it to prompt assembly
+// and to every call of the step's batches (retries reuse it), then
+// [ToolSet.Dispose] it. It is safe for concurrent use.
+type ToolSet struct {
+	reg      *Registry
+	step     Step
+	seq      uint64 // registry sequence number at resolution
+	tools    []*entry
+	byName   map[string]*entry
+	disposed atomic.Bool
+}
+
+// Step returns the step the set was resolved for.
+func (s *ToolSet) Step() Step { return s.step }
+
+// Scope returns the agent scope the set admits calls for.
+func (s *ToolSet) Scope() Scope { return s.step.Agent }
+
+// Names returns the admitted tool names in registration order.
+func (s *ToolSet) Names() []string {
+	out := make([]string, len(s.tools))
+	for i, e := range s.tools {
+		out[i] = e.tool.name
+	}
+	return out
+}
+
+// Dispose releases the set; afterwards [Registry.Executable] refuses every
+// call through it. Disposing twice is harmless.
+func (s *ToolSet) Dispose() { s.disposed.Store(true) }
+
+// Disposed reports whether the set was disposed.
+func (s *ToolSet) Disposed() bool { return s.disposed.Load() }
+
+func (s *ToolSet) admitted(r *Registry, scope Scope, name string) *entry {
+	if s.reg != r || s.step.Agent != scope {
+		return nil
+	}
+	return s.byName[name]
+}
+
+func (s *ToolSet) executable(r *Registry, scope Scope, name string) (*Tool, error) {
+	if s.disposed.Load() {
+		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: ErrToolSetDisposed}
+	}
+	if s.reg != r {
+		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("%w: tool set belongs to another registry", ErrUnknownTool)}
+	}
+	if s.step.Agent != scope {
+		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("%w: tool set was resolved for %s, not %s", ErrUnknownTool, s.step.Agent, scope)}
+	}
+	e := s.byName[name]
+	if e == nil {
+		return nil, unknown(name, scope)
+	}
+	r.mu.RLock()
+	defer r.mu.RUnlock()
+	if e.disposed {
+		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("%w: registration was disposed", ErrStaleToolSet)}
+	}
+	path := scope.path()
+	if r.masked(path, e.depth, name) {
+		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("%w: tool is hidden by a restriction", ErrStaleToolSet)}
+	}
+	if r.replaced(path, e, s.seq) {
+		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("%w: tool was replaced by a newer registration", ErrStaleToolSet)}
+	}
+	return e.tool, nil
+}
+
+// replaced reports whether a registration of e's name made after seq now
+// takes precedence over e in path. r.mu must be held.
+func (r *Registry) replaced(path []Scope, e *entry, seq uint64) bool {
+	name := e.tool.name
+	for d := len(path) - 1; d >= e.depth; d-- {
+		l := r.layers[path[d]]
+		if l == nil {
+			continue
+		}
+		stack := l.byName[name]
+		for i := len(stack) - 1; i >= 0; i-- {
+			x := stack[i]
+			if x == e || (d == e.depth && x.seq < e.seq) {
+				break
+			}
+			if x.seq > seq && !r.masked(path, d, name) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Resolve returns the tool set of one model step: every registration visible
+// to step.Agent, with each conditional registration that can decide a name's
+// visibility evaluated once, in priority order (nearest scope and latest
+// registration first). A condition that returns false leaves the name to the
+// next registration in line; one that fails makes Resolve fail with an
+// [*Error] of [CodeToolActivationFailed]. If ctx is done, Resolve returns an
+// error wrapping ctx.Err(). While conditions run, [Registry.Register] and
+// [Registry.Restrict] are refused.
+func (r *Registry) Resolve(ctx context.Context, step Step) (*ToolSet, error) {
+	r.resolving.Add(1)
+	defer r.resolving.Add(-1)
+
+	r.mu.RLock()
+	seq := r.seq
+	chains, order := r.candidates(step.Agent)
+	r.mu.RUnlock()
+
+	set := &ToolSet{reg: r, step: step, seq: seq, byName: make(map[string]*entry, len(order))}
+	for _, name := range order {
+		for _, e := range chains[name] {
+			if e.cond != nil {
+				ok, err := evaluate(ctx, e.cond, step)
+				if err != nil {
+					if ctx.Err() != nil {
+						return nil, fmt.Errorf("resolve tools for %s: %w", step.Agent, context.Cause(ctx))
+					}
+					return nil, &Error{Code: CodeToolActivationFailed, Tool: name, Err: fmt.Errorf("condition: %w", err)}
+				}
+				if !ok {
+					continue
+				}
+			}
+			set.tools = append(set.tools, e)
+			set.byName[name] = e
+			break
+		}
+	}
+	sortBySeq(set.tools)
+	return set, nil
+}
+
+func evaluate(ctx context.Context, cond Condition, step Step) (ok bool, err error) {
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			ok, err = false, fmt.Errorf("panic: %v", p)
+		}
+	}()
+	ok, err = cond(ctx, step)
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err()
+	}
+	return ok, err
+}
+
+// candidates returns, for every name visible in scope, its unmasked
+// registrations in priority order, and the names ordered by their first
+// candidate's registration. r.mu must be held.
+func (r *Registry) candidates(scope Scope) (map[string][]*entry, []string) {
+	path := scope.path()
+	chains := make(map[string][]*entry)
+	stopped := make(map[string]bool) // an unconditional registration ends the chain
+	for d := len(path) - 1; d >= 0; d-- {
+		l := r.layers[path[d]]
+		if l == nil {
+			continue
+		}
+		for name, stack := range l.byName {
+			if stopped[name] || r.masked(path, d, name) {
+				continue
+			}
+			for i := len(stack) - 1; i >= 0; i-- {
+				e := stack[i]
+				chains[name] = append(chains[name], e)
+				if e.cond == nil {
+					stopped[name] = true
+					break
+				}
+			}
+		}
+	}
+	order := make([]string, 0, len(chains))
+	for name := range chains {
+		order = append(order, name)
+	}
+	slices.SortFunc(order, func(a, b string) int { return cmp.Compare(chains[a][0].seq, chains[b][0].seq) })
+	return chains, order
+}
