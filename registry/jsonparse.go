@@ -34,7 +34,9 @@ func (e *syntaxError) Unwrap() error { return e.err }
 // and it keeps numbers exact. Invalid UTF-8 in strings is replaced by U+FFFD,
 // as encoding/json does.
 func parseJSON(data []byte) (any, error) {
-	p := parser{data: data}
+	// One conversion up front: keys, unescaped strings and numbers are then
+	// substrings of src and cost no allocation of their own.
+	p := parser{data: data, src: string(data)}
 	p.ws()
 	v, err := p.value(0)
 	if err != nil {
@@ -49,6 +51,7 @@ func parseJSON(data []byte) (any, error) {
 
 type parser struct {
 	data []byte
+	src  string // string(data)
 	i    int
 }
 
@@ -221,7 +224,7 @@ func (p *parser) number() (any, error) {
 			p.i++
 		}
 	}
-	return json.Number(d[start:p.i]), nil
+	return json.Number(p.src[start:p.i]), nil
 }
 
 func (p *parser) string() (string, error) {
@@ -232,7 +235,7 @@ func (p *parser) string() (string, error) {
 	for p.i < len(d) {
 		c := d[p.i]
 		if c == '"' {
-			s := string(d[start:p.i])
+			s := p.src[start:p.i]
 			p.i++
 			return s, nil
 		}

@@ -110,6 +110,7 @@ type Tool struct {
 	output       *Schema
 	wire         json.RawMessage
 	validator    *jsonschema.Schema
+	fast         *checker
 	defaults     bool
 	timeoutMs    int
 	deferLoading bool
@@ -166,6 +167,7 @@ func Define[A, V any](spec Spec[A, V]) (*Tool, error) {
 		output:       spec.Output.Schema,
 		wire:         wire,
 		validator:    sch,
+		fast:         newChecker(params),
 		defaults:     params.hasDefaults(),
 		timeoutMs:    spec.TimeoutMs,
 		deferLoading: spec.DeferLoading,
@@ -324,7 +326,7 @@ func (t *Tool) Schema() ToolSchema {
 // Validate checks raw arguments against the parameter schema without
 // decoding them. The error is an [*Error] with [CodeInvalidArguments].
 func (t *Tool) Validate(raw json.RawMessage) error {
-	_, err := validateArgs(t.name, t.validator, raw)
+	_, err := validateArgs(t.name, t.fast, t.validator, raw)
 	return err
 }
 
@@ -333,7 +335,7 @@ func (t *Tool) Validate(raw json.RawMessage) error {
 // into the tool's argument type. The error is an [*Error] with
 // [CodeInvalidArguments]; Prepare never panics on any input.
 func (t *Tool) Prepare(raw json.RawMessage) (*Call, error) {
-	tree, err := validateArgs(t.name, t.validator, raw)
+	tree, err := validateArgs(t.name, t.fast, t.validator, raw)
 	if err != nil {
 		return nil, err
 	}

@@ -35,9 +35,9 @@ func compileSchema(url string, doc []byte) (*jsonschema.Schema, error) {
 }
 
 // validateArgs parses raw as JSON (rejecting duplicate keys) and validates
-// it against sch. It returns the parsed value, or an *Error with
+// it against sch (after trying the DSL checker fast, if any). It returns the parsed value, or an *Error with
 // CodeInvalidArguments. It never panics on any input.
-func validateArgs(tool string, sch *jsonschema.Schema, raw []byte) (v any, err error) {
+func validateArgs(tool string, fast *checker, sch *jsonschema.Schema, raw []byte) (v any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = nil, &Error{Code: CodeInvalidArguments, Tool: tool, Err: fmt.Errorf("%w: validator panicked: %v", ErrInvalidArguments, r)}
@@ -46,6 +46,9 @@ func validateArgs(tool string, sch *jsonschema.Schema, raw []byte) (v any, err e
 	v, err = parseJSON(raw)
 	if err != nil {
 		return nil, &Error{Code: CodeInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: %w", err)}
+	}
+	if fast != nil && fast.check(v) == accept {
+		return v, nil
 	}
 	if err := sch.Validate(v); err != nil {
 		var ve *jsonschema.ValidationError
