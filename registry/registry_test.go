@@ -1,0 +1,524 @@
+package registry_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptchost/ptc/registry"
+)
+
+var (
+	preset = registry.Scope{Preset: "p"}
+	agent  = registry.Scope{Preset: "p", Agent: "a"}
+	other  = registry.Scope{Preset: "p", Agent: "b"}
+)
+
+func tool(t testing.TB, name string) *registry.Tool {
+	t.Helper()
+	return registry.MustDefine(registry.RawSpec{Name: name, Description: "d " + name, Execute: noop[json.RawMessage]})
+}
+
+func register(t testing.TB, r *registry.Registry, tl *registry.Tool, opts ...registry.Option) func() {
+	t.Helper()
+	d, err := r.Register(tl, opts...)
+	require.NoError(t, err)
+	return d
+}
+
+func names(tools []*registry.Tool) []string {
+	out := make([]string, len(tools))
+	for i, t := range tools {
+		out[i] = t.Name()
+	}
+	return out
+}
+
+func is(t *testing.T, want *registry.Tool, got *registry.Tool, ok bool) {
+	t.Helper()
+	assert.True(t, ok)
+	assert.Same(t, want, got)
+}
+
+// "Registering a tool is enough to make it visible."
+func TestRegistry_Register_MakesVisible(t *testing.T) {
+	r := registry.New()
+	a := tool(t, "a")
+	register(t, r, a)
+	for _, s := range []registry.Scope{{}, preset, agent, {Agent: "solo"}} {
+		got, ok := r.Get("a", s, nil)
+		is(t, a, got, ok)
+		assert.Equal(t, []string{"a"}, names(r.Definitions(s, nil)), s.String())
+		ex, err := r.Executable("a", s, nil)
+		require.NoError(t, err)
+		assert.Same(t, a, ex)
+	}
+	_, err := r.Register(nil)
+	assert.ErrorIs(t, err, registry.ErrInvalidDefinition)
+}
+
+// "The nearest scope ... wins" (deployment → preset → agent).
+func TestRegistry_Get_NearestScopeWins(t *testing.T) {
+	r := registry.New()
+	dep, pre, ag := tool(t, "x"), tool(t, "x"), tool(t, "x")
+	register(t, r, dep)
+	register(t, r, pre, registry.In(preset))
+	disposeAgent := register(t, r, ag, registry.In(agent))
+
+	tests := []struct {
+		scope registry.Scope
+		want  *registry.Tool
+	}{
+		{registry.Scope{}, dep},
+		{preset, pre},
+		{agent, ag},
+		{other, pre},
+		{registry.Scope{Preset: "q", Agent: "a"}, dep},
+	}
+	for _, tc := range tests {
+		t.Run(tc.scope.String(), func(t *testing.T) {
+			got, ok := r.Get("x", tc.scope, nil)
+			is(t, tc.want, got, ok)
+			assert.Len(t, r.Definitions(tc.scope, nil), 1, "a shadowed tool is listed once")
+		})
+	}
+	disposeAgent()
+	got, ok := r.Get("x", agent, nil)
+	is(t, pre, got, ok)
+}
+
+// "same-name replacement": the latest registration in a scope wins; disposing
+// it uncovers the previous one.
+func TestRegistry_Register_SameNameReplacement(t *testing.T) {
+	r := registry.New()
+	v1, v2 := tool(t, "x"), tool(t, "x")
+	d1 := register(t, r, v1)
+	d2 := register(t, r, v2)
+	got, ok := r.Get("x", registry.Scope{}, nil)
+	is(t, v2, got, ok)
+	assert.Len(t, r.Schemas(registry.Scope{}, nil), 1)
+	d2()
+	d2() // idempotent
+	got, ok = r.Get("x", registry.Scope{}, nil)
+	is(t, v1, got, ok)
+	d1()
+	_, ok = r.Get("x", registry.Scope{}, nil)
+	assert.False(t, ok)
+	_, err := r.Executable("x", registry.Scope{}, nil)
+	assert.ErrorIs(t, err, registry.ErrUnknownTool)
+	assert.Equal(t, registry.Code("UNKNOWN_TOOL"), registry.CodeOf(err))
+}
+
+// "applies an allow or deny mask to the global tools one agent inherits;
+// masks intersect, scoped registrations stay visible, and the restriction
+// lifts when disposed."
+func TestRegistry_Restrict(t *testing.T) {
+	tests := []struct {
+		name    string
+		filters []registry.Filter
+		want    []string // visible in agent, registration order
+	}{
+		{"no mask", nil, []string{"a", "b", "c", "mine"}},
+		{"allow mask", []registry.Filter{registry.Allow("a", "b")}, []string{"a", "b", "mine"}},
+		{"deny mask", []registry.Filter{registry.Deny("b")}, []string{"a", "c", "mine"}},
+		{"masks intersect", []registry.Filter{registry.Allow("a", "b"), registry.Allow("b", "c")}, []string{"b", "mine"}},
+		{"allow and deny intersect", []registry.Filter{registry.Allow("a", "b"), registry.Deny("a")}, []string{"b", "mine"}},
+		{"scoped registrations stay visible", []registry.Filter{registry.Allow()}, []string{"mine"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := registry.New()
+			register(t, r, tool(t, "a"))
+			register(t, r, tool(t, "b"))
+			register(t, r, tool(t, "c"), registry.In(preset))
+			register(t, r, tool(t, "mine"), registry.In(agent))
+			var lifts []func()
+			for _, f := range tc.filters {
+				lift, err := r.Restrict(agent, f)
+				require.NoError(t, err)
+				lifts = append(lifts, lift)
+			}
+			assert.Equal(t, tc.want, names(r.Definitions(agent, nil)))
+			assert.Equal(t, []string{"a", "b", "c"}, names(r.Definitions(preset, nil)), "other scopes are unaffected")
+			assert.Equal(t, []string{"a", "b", "c"}, names(r.Definitions(other, nil)))
+			for _, n := range []string{"a", "b", "c"} {
+				_, err := r.Executable(n, agent, nil)
+				assert.Equal(t, contains(tc.want, n), err == nil, n)
+			}
+			for _, lift := range lifts {
+				lift()
+			}
+			assert.Equal(t, []string{"a", "b", "c", "mine"}, names(r.Definitions(agent, nil)), "lifted when disposed")
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestRegistry_Restrict_PresetAppliesBeneath(t *testing.T) {
+	r := registry.New()
+	register(t, r, tool(t, "a"))
+	register(t, r, tool(t, "b"))
+	register(t, r, tool(t, "p_own"), registry.In(preset))
+	_, err := r.Restrict(preset, registry.Deny("a", "p_own"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"b", "p_own"}, names(r.Definitions(agent, nil)))
+	assert.Equal(t, []string{"a", "b"}, names(r.Definitions(registry.Scope{Agent: "solo"}, nil)))
+
+	_, err = r.Restrict(registry.Scope{}, registry.Deny("a"))
+	assert.ErrorIs(t, err, registry.ErrInvalidScope)
+}
+
+// "schemas(scope) returns the visible schemas without the execute functions";
+// the order is registration order and stable.
+func TestRegistry_Schemas_StableRegistrationOrder(t *testing.T) {
+	r := registry.New()
+	for _, n := range []string{"zeta", "alpha", "mid"} {
+		register(t, r, tool(t, n))
+	}
+	register(t, r, tool(t, "agent_tool"), registry.In(agent))
+	first, err := json.Marshal(r.Schemas(agent, nil))
+	require.NoError(t, err)
+	for range 20 {
+		again, _ := json.Marshal(r.Schemas(agent, nil))
+		require.Equal(t, string(first), string(again))
+	}
+	assert.Equal(t, []string{"zeta", "alpha", "mid", "agent_tool"}, names(r.Definitions(agent, nil)))
+	var decoded []map[string]any
+	require.NoError(t, json.Unmarshal(first, &decoded))
+	for _, s := range decoded {
+		assert.ElementsMatch(t, []string{"name", "description", "parameters"}, keys(s))
+	}
+	register(t, r, tool(t, "alpha"))
+	assert.Equal(t, []string{"zeta", "mid", "agent_tool", "alpha"}, names(r.Definitions(agent, nil)), "a replacement moves to the end")
+}
+
+func keys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func cond(v bool, err error, calls *atomic.Int32) registry.Condition {
+	return func(ctx context.Context, _ registry.Step) (bool, error) {
+		if calls != nil {
+			calls.Add(1)
+		}
+		return v, err
+	}
+}
+
+// "evaluates a synchronous or asynchronous condition once for each model
+// step"; "False omits the tool from the executor's description, PTC
+// bindings, and execution".
+func TestRegistry_Resolve_ConditionsOncePerStep(t *testing.T) {
+	r := registry.New()
+	var onCalls, offCalls atomic.Int32
+	register(t, r, tool(t, "always"))
+	on, off := tool(t, "on"), tool(t, "off")
+	register(t, r, on, registry.When(cond(true, nil, &onCalls)))
+	register(t, r, off, registry.When(cond(false, nil, &offCalls)), registry.In(agent))
+
+	set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
+	require.NoError(t, err)
+	assert.Equal(t, int32(1), onCalls.Load())
+	assert.Equal(t, int32(1), offCalls.Load())
+	assert.Equal(t, []string{"always", "on"}, set.Names())
+	assert.Equal(t, []string{"always", "on"}, names(r.Definitions(agent, set)))
+	assert.Len(t, r.Schemas(agent, set), 2)
+
+	for range 3 { // retries in the step reuse the set: no re-evaluation
+		got, err := r.Executable("on", agent, set)
+		require.NoError(t, err)
+		assert.Same(t, on, got)
+	}
+	_, err = r.Executable("off", agent, set)
+	assert.ErrorIs(t, err, registry.ErrUnknownTool)
+	_, ok := r.Get("off", agent, set)
+	assert.False(t, ok)
+	assert.Equal(t, int32(1), onCalls.Load())
+
+	got, ok := r.Get("off", agent, nil)
+	is(t, off, got, ok) // "omitting toolSet inspects registered definitions without evaluating conditions"
+	assert.Equal(t, []string{"always", "on", "off"}, names(r.Definitions(agent, nil)))
+	assert.Equal(t, int32(1), offCalls.Load())
+}
+
+func TestRegistry_Resolve_ConditionReceivesStep(t *testing.T) {
+	r := registry.New()
+	step := registry.Step{Agent: agent, ModelSelection: registry.ModelSelection{Provider: "prov", Model: "m", ReasoningEffort: "high"}}
+	var got registry.Step
+	register(t, r, tool(t, "c"), registry.When(func(ctx context.Context, s registry.Step) (bool, error) {
+		got = s
+		return s.ModelSelection.ReasoningEffort == "high", ctx.Err()
+	}))
+	set, err := r.Resolve(context.Background(), step)
+	require.NoError(t, err)
+	assert.Equal(t, step, got)
+	assert.Equal(t, step, set.Step())
+	assert.Equal(t, agent, set.Scope())
+	assert.Equal(t, []string{"c"}, set.Names())
+}
+
+// "A thrown condition fails step preparation as TOOL_ACTIVATION_FAILED; it is
+// not treated as ordinary unavailability."
+func TestRegistry_Resolve_FailingConditionIsActivationFailed(t *testing.T) {
+	tests := map[string]registry.Condition{
+		"error": cond(false, errors.New("boom"), nil),
+		"panic": func(context.Context, registry.Step) (bool, error) { panic("boom") },
+	}
+	for name, c := range tests {
+		t.Run(name, func(t *testing.T) {
+			r := registry.New()
+			register(t, r, tool(t, "bad"), registry.When(c))
+			set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
+			assert.Nil(t, set)
+			var e *registry.Error
+			require.ErrorAs(t, err, &e)
+			assert.Equal(t, registry.Code("TOOL_ACTIVATION_FAILED"), e.Code)
+			assert.Equal(t, "bad", e.Tool)
+			assert.ErrorIs(t, err, registry.ErrActivationFailed)
+			assert.ErrorContains(t, err, "boom")
+		})
+	}
+}
+
+// "Conditions must observe cancellation."
+func TestRegistry_Resolve_Cancelled(t *testing.T) {
+	r := registry.New()
+	register(t, r, tool(t, "c"), registry.When(func(ctx context.Context, _ registry.Step) (bool, error) {
+		<-ctx.Done()
+		return false, ctx.Err()
+	}))
+	ctx, cancel := context.WithCancel(context.Background())
+	go cancel()
+	_, err := r.Resolve(ctx, registry.Step{Agent: agent})
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.NotEqual(t, registry.CodeToolActivationFailed, registry.CodeOf(err), "cancellation is not an activation failure")
+
+	_, err = r.Resolve(ctx, registry.Step{Agent: agent})
+	assert.ErrorIs(t, err, context.Canceled, "already cancelled")
+}
+
+// "Conditions ... must not change registrations": attempts are refused.
+func TestRegistry_Resolve_RegistrationDuringResolutionRefused(t *testing.T) {
+	r := registry.New()
+	var regErr, resErr error
+	register(t, r, tool(t, "c"), registry.When(func(context.Context, registry.Step) (bool, error) {
+		_, regErr = r.Register(tool(t, "sneaky"))
+		_, resErr = r.Restrict(agent, registry.Deny("c"))
+		return true, nil
+	}))
+	set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
+	require.NoError(t, err)
+	assert.ErrorIs(t, regErr, registry.ErrResolving)
+	assert.ErrorIs(t, resErr, registry.ErrResolving)
+	assert.Equal(t, []string{"c"}, set.Names())
+	_, err = r.Register(tool(t, "later"))
+	assert.NoError(t, err, "allowed again once resolution is over")
+}
+
+// "A condition that returns false leaves the name to the next registration."
+func TestRegistry_Resolve_FalseFallsBackToShadowed(t *testing.T) {
+	r := registry.New()
+	global, scoped := tool(t, "x"), tool(t, "x")
+	register(t, r, global)
+	register(t, r, scoped, registry.In(agent), registry.When(cond(false, nil, nil)))
+	set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
+	require.NoError(t, err)
+	got, err := r.Executable("x", agent, set)
+	require.NoError(t, err)
+	assert.Same(t, global, got)
+}
+
+// "Disposal, new restrictions, or same-name replacement prevent unstarted
+// calls from using it"; "each selection admits only the original
+// registration in its exact agent scope".
+func TestToolSet_RefusesStaleCalls(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(t *testing.T, r *registry.Registry, dispose func(), set *registry.ToolSet)
+		want   error
+	}{
+		{"registration disposed", func(t *testing.T, _ *registry.Registry, dispose func(), _ *registry.ToolSet) { dispose() }, registry.ErrStaleToolSet},
+		{"new restriction", func(t *testing.T, r *registry.Registry, _ func(), _ *registry.ToolSet) {
+			_, err := r.Restrict(agent, registry.Deny("x"))
+			require.NoError(t, err)
+		}, registry.ErrStaleToolSet},
+		{"same-name replacement", func(t *testing.T, r *registry.Registry, _ func(), _ *registry.ToolSet) {
+			register(t, r, tool(t, "x"))
+		}, registry.ErrStaleToolSet},
+		{"nearer same-name registration", func(t *testing.T, r *registry.Registry, _ func(), _ *registry.ToolSet) {
+			register(t, r, tool(t, "x"), registry.In(agent))
+		}, registry.ErrStaleToolSet},
+		{"set disposed", func(t *testing.T, _ *registry.Registry, _ func(), set *registry.ToolSet) { set.Dispose() }, registry.ErrToolSetDisposed},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := registry.New()
+			x := tool(t, "x")
+			dispose := register(t, r, x, registry.When(cond(true, nil, nil)))
+			register(t, r, tool(t, "y"))
+			set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
+			require.NoError(t, err)
+			got, err := r.Executable("x", agent, set)
+			require.NoError(t, err)
+			assert.Same(t, x, got)
+
+			tc.change(t, r, dispose, set)
+			_, err = r.Executable("x", agent, set)
+			assert.ErrorIs(t, err, tc.want)
+			assert.Equal(t, registry.CodeUnknownTool, registry.CodeOf(err))
+			if tc.want == registry.ErrStaleToolSet {
+				_, err = r.Executable("y", agent, set)
+				assert.NoError(t, err, "unaffected tools stay callable")
+			}
+		})
+	}
+}
+
+func TestToolSet_AdmitsOnlyItsScope(t *testing.T) {
+	r := registry.New()
+	register(t, r, tool(t, "x"))
+	set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
+	require.NoError(t, err)
+	_, err = r.Executable("x", other, set)
+	assert.ErrorIs(t, err, registry.ErrUnknownTool)
+	assert.Empty(t, r.Definitions(other, set))
+	_, ok := r.Get("x", other, set)
+	assert.False(t, ok)
+	_, err = registry.New().Executable("x", agent, set)
+	assert.ErrorIs(t, err, registry.ErrUnknownTool, "a set from another registry admits nothing")
+
+	register(t, r, tool(t, "new"))
+	_, err = r.Executable("new", agent, set)
+	assert.ErrorIs(t, err, registry.ErrUnknownTool, "the set is a snapshot of the step")
+}
+
+// "Conditional calls in a batch without a resolved set return UNKNOWN_TOOL";
+// "without one it excludes conditional registrations".
+func TestRegistry_Executable_ConditionalWithoutSet(t *testing.T) {
+	r := registry.New()
+	register(t, r, tool(t, "c"), registry.When(cond(true, nil, nil)))
+	_, err := r.Executable("c", agent, nil)
+	var e *registry.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, registry.CodeUnknownTool, e.Code)
+	assert.ErrorIs(t, err, registry.ErrConditional)
+
+	global := tool(t, "d")
+	register(t, r, global)
+	register(t, r, tool(t, "d"), registry.In(agent), registry.When(cond(true, nil, nil)))
+	got, err := r.Executable("d", agent, nil)
+	require.NoError(t, err)
+	assert.Same(t, global, got, "the unconditional registration beneath is used")
+}
+
+// "subscribers are told when the visible set of a scope changes".
+func TestRegistry_Subscribe(t *testing.T) {
+	r := registry.New()
+	var got []registry.Change
+	cancel := r.Subscribe(func(c registry.Change) { got = append(got, c) })
+
+	d1 := register(t, r, tool(t, "x"))
+	d2 := register(t, r, tool(t, "x"), registry.In(agent))
+	old := register(t, r, tool(t, "y"))
+	register(t, r, tool(t, "y")) // replaces: the old one is no longer visible
+	old()                        // not a visible change
+	lift, err := r.Restrict(agent, registry.Deny("x"))
+	require.NoError(t, err)
+	lift()
+	d2()
+	d1()
+	cancel()
+	register(t, r, tool(t, "z"))
+
+	type ev struct {
+		kind  registry.ChangeKind
+		scope registry.Scope
+		tool  string
+	}
+	var evs []ev
+	var last uint64
+	for _, c := range got {
+		assert.Greater(t, c.Seq, last)
+		last = c.Seq
+		evs = append(evs, ev{c.Kind, c.Scope, c.Tool})
+	}
+	assert.Equal(t, []ev{
+		{registry.ChangeRegistered, registry.Scope{}, "x"},
+		{registry.ChangeRegistered, agent, "x"},
+		{registry.ChangeRegistered, registry.Scope{}, "y"},
+		{registry.ChangeRegistered, registry.Scope{}, "y"},
+		{registry.ChangeRestricted, agent, ""},
+		{registry.ChangeUnrestricted, agent, ""},
+		{registry.ChangeDisposed, agent, "x"},
+		{registry.ChangeDisposed, registry.Scope{}, "x"},
+	}, evs)
+	assert.True(t, registry.Scope{}.Contains(agent))
+	assert.True(t, preset.Contains(agent))
+	assert.False(t, agent.Contains(preset))
+	assert.False(t, other.Contains(agent))
+}
+
+// TestRegistry_Hammer runs registrations, restrictions, resolutions and
+// lookups at once; run it with -race.
+func TestRegistry_Hammer(t *testing.T) {
+	r := registry.New()
+	r.Subscribe(func(registry.Change) { _ = r.Definitions(agent, nil) })
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				name := fmt.Sprintf("t%d", (g*7+i)%13)
+				scope := []registry.Scope{{}, preset, agent}[i%3]
+				var opts []registry.Option
+				opts = append(opts, registry.In(scope))
+				if i%4 == 0 {
+					opts = append(opts, registry.When(cond(i%8 == 0, nil, nil)))
+				}
+				if d, err := r.Register(tool(t, name), opts...); err == nil {
+					defer d()
+				} else if !errors.Is(err, registry.ErrResolving) {
+					t.Error(err)
+				}
+				if i%10 == 0 {
+					if lift, err := r.Restrict(agent, registry.Deny(name)); err == nil {
+						lift()
+					}
+				}
+				set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
+				if err != nil {
+					t.Error(err)
+					continue
+				}
+				for _, n := range set.Names() {
+					if _, err := r.Executable(n, agent, set); err != nil && !errors.Is(err, registry.ErrStaleToolSet) {
+						t.Error(err)
+					}
+				}
+				_ = r.Schemas(other, nil)
+				set.Dispose()
+			}
+		}()
+	}
+	wg.Wait()
+}
