@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -157,6 +158,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	defer cancel()
 	callsCtx, cancelCalls := context.WithCancel(runCtx)
 	r := newRun(d, lim, cancelCalls)
+	r.srcLines = strings.Count(p.Source, "\n") + 1
 	defer r.shutdown()
 	stopWatch := context.AfterFunc(runCtx, func() { r.stop(stopFromContext(runCtx)) })
 	defer stopWatch()
@@ -181,6 +183,9 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	callCtx := withRun(experimental.WithMemoryAllocator(callsCtx, alloc), r)
 	mod, err := h.rt.InstantiateModule(callCtx, h.compiled, mc)
 	if err != nil {
+		if runCtx.Err() != nil {
+			r.stop(stopFromContext(runCtx))
+		}
 		r.callFailed(err)
 		r.fillFrom(out)
 		return finish()
@@ -188,7 +193,13 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	defer mod.Close(context.Background())
 	defer func() { out.MemoryBytes = uint64(mod.Memory().Size()) }()
 
-	if err := r.exec(callCtx, mod, p.Source); err != nil {
+	err = r.exec(callCtx, mod, p.Source)
+	if runCtx.Err() != nil {
+		// The watcher runs on its own goroutine; record the reason now so
+		// the outcome never depends on who won that race.
+		r.stop(stopFromContext(runCtx))
+	}
+	if err != nil {
 		r.callFailed(err)
 	}
 	r.fillFrom(out)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -65,6 +67,7 @@ type run struct {
 	faultKind   Kind
 	faultMsg    string
 	cancelCalls context.CancelFunc
+	srcLines    int
 }
 
 func newRun(d Dispatcher, lim Limits, cancelCalls context.CancelFunc) *run {
@@ -207,6 +210,7 @@ func (r *run) wait(ctx context.Context) int64 {
 	case <-r.stopCh:
 		return -1
 	case <-ctx.Done():
+		r.stop(stopFromContext(ctx))
 		return -1
 	}
 }
@@ -285,6 +289,9 @@ func (r *run) fillFrom(out *Outcome) {
 		return
 	}
 	out.Message, out.Stack = e.Message, e.Stack
+	if r.finishKind == guestSyntax || r.finishKind == guestException {
+		out.Message += where(e.Stack, r.srcLines)
+	}
 	switch r.finishKind {
 	case guestSyntax:
 		out.Kind = KindSyntax
@@ -323,4 +330,29 @@ func (r *run) fillOK(out *Outcome) {
 		return
 	}
 	out.Kind, out.Message = KindInternal, "guest reported a malformed result"
+}
+
+// where locates an error in the program from the first program.js frame of
+// its stack: " (line N)", or " (at the end of the program)" for a position
+// past its last line (an unclosed bracket, say). Columns are left out: on
+// the first line they are offset by the wrapper the guest adds.
+func where(stack string, lines int) string {
+	const file = "program.js:"
+	i := strings.Index(stack, file)
+	if i < 0 {
+		return ""
+	}
+	rest := stack[i+len(file):]
+	j := strings.IndexByte(rest, ':')
+	if j <= 0 {
+		return ""
+	}
+	n, err := strconv.Atoi(rest[:j])
+	if err != nil || n <= 0 {
+		return ""
+	}
+	if n > lines {
+		return " (at the end of the program)"
+	}
+	return " (line " + strconv.Itoa(n) + ")"
 }

@@ -1,0 +1,2 @@
+console.log("waiting forever");
+await new Promise(() => {});

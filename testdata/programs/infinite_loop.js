@@ -1,0 +1,3 @@
+// ptc: timeout=300ms
+console.log("spinning");
+for (;;) {}

@@ -1,0 +1,1 @@
+return "plain text, not JSON-quoted";

@@ -1,0 +1,1 @@
+return { ok: true, list: [], nested: {}, n: 1.5 };
