@@ -181,7 +181,12 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 
 	alloc := newAllocator(pageLimitBytes(lim.MemoryBytes))
 	callCtx := withRun(experimental.WithMemoryAllocator(callsCtx, alloc), r)
-	mod, err := h.rt.InstantiateModule(callCtx, h.compiled, mc)
+	if min := h.minMemoryBytes(); min > pageLimitBytes(lim.MemoryBytes) {
+		r.fault(KindMemory, "the guest's initial memory of "+strconv.FormatUint(min, 10)+" bytes exceeds the memory limit")
+		r.fillFrom(out)
+		return finish()
+	}
+	mod, err := h.instantiate(callCtx, mc)
 	if err != nil {
 		if runCtx.Err() != nil {
 			r.stop(stopFromContext(runCtx))
@@ -191,7 +196,11 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		return finish()
 	}
 	defer mod.Close(context.Background())
-	defer func() { out.MemoryBytes = uint64(mod.Memory().Size()) }()
+	defer func() {
+		if m := mod.ExportedMemory("memory"); m != nil {
+			out.MemoryBytes = uint64(m.Size())
+		}
+	}()
 
 	err = r.exec(callCtx, mod, p.Source)
 	if runCtx.Err() != nil {
@@ -227,20 +236,47 @@ func (r *run) exec(ctx context.Context, mod api.Module, src string) error {
 	if alloc == nil || runFn == nil {
 		return fmt.Errorf("guest lacks ptc_alloc or ptc_run exports")
 	}
+	mem := mod.ExportedMemory("memory")
+	if mem == nil {
+		return fmt.Errorf("guest lacks a memory export")
+	}
 	res, err := alloc.Call(ctx, uint64(len(src)))
 	if err != nil {
 		return err
+	}
+	if len(res) != 1 {
+		return fmt.Errorf("guest's ptc_alloc returned %d values, want 1", len(res))
 	}
 	ptr := uint32(res[0])
 	if ptr == 0 {
 		r.fault(KindMemory, "out of memory loading the program")
 		return nil
 	}
-	if !mod.Memory().WriteString(ptr, src) {
+	if !mem.WriteString(ptr, src) {
 		return fmt.Errorf("guest returned an out-of-range buffer %#x for %d bytes", ptr, len(src))
 	}
 	_, err = runFn.Call(ctx, uint64(ptr), uint64(len(src)), r.lim.MemoryBytes, uint64(r.lim.StackBytes))
 	return err
+}
+
+// instantiate creates the run's module, turning a panic inside wazero (a
+// hostile module can provoke one) into an error.
+func (h *Host) instantiate(ctx context.Context, mc wazero.ModuleConfig) (mod api.Module, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			mod, err = nil, fmt.Errorf("instantiate guest: panic: %v", p)
+		}
+	}()
+	return h.rt.InstantiateModule(ctx, h.compiled, mc)
+}
+
+// minMemoryBytes is the initial size of the guest's exported memories.
+func (h *Host) minMemoryBytes() uint64 {
+	var n uint64
+	for _, m := range h.compiled.ExportedMemories() {
+		n = max(n, uint64(m.Min())<<16)
+	}
+	return n
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
