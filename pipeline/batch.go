@@ -1,0 +1,88 @@
+package pipeline
+
+import (
+	"context"
+	"sync"
+
+	"github.com/ptchost/ptc/registry"
+)
+
+// Batch is one complete raw batch of calls of a model step.
+type Batch struct {
+	// Calls are the raw calls, in the order the model emitted them.
+	Calls []RawCall
+	// ToolSet is the step's resolved tool set, applied to every call; nil
+	// looks up registered definitions, without conditional tools.
+	ToolSet *registry.ToolSet
+	// Agent is the calling agent's scope; the zero Scope for standalone
+	// service calls.
+	Agent registry.Scope
+	// Log, when set, receives the root call and result events of every
+	// call; without it none are recorded.
+	Log Log
+	// Approver answers asks; nil leaves every ask unanswered.
+	Approver Approver
+}
+
+// Execute runs a whole batch and returns one outcome per call, in call
+// order. Every call is prepared first (so tokens follow call order); then
+// runs of consecutive parallel-mode calls run concurrently, at most
+// Config.MaxParallel at once, and each serial call runs alone, after
+// everything before it settled and before anything after it starts. One slow
+// or failing call never ends the batch: a failure is that call's outcome.
+// A call whose preparation failed counts as serial.
+func (p *Pipeline) Execute(ctx context.Context, b Batch) []*Outcome {
+	env := Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Log: b.Log}
+	invs := make([]*Invocation, len(b.Calls))
+	for i, c := range b.Calls {
+		invs[i] = p.prepare(c, env)
+	}
+	out := make([]*Outcome, len(invs))
+	for i := 0; i < len(invs); {
+		if invs[i].Mode() != registry.Parallel {
+			invs[i].ran.Store(true)
+			out[i] = p.run(ctx, invs[i])
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(invs) && invs[j].Mode() == registry.Parallel {
+			j++
+		}
+		p.parallel(ctx, invs[i:j], out[i:j])
+		i = j
+	}
+	return out
+}
+
+// parallel runs invs concurrently, at most p.maxParallel at once, storing
+// each outcome at its index.
+func (p *Pipeline) parallel(ctx context.Context, invs []*Invocation, out []*Outcome) {
+	if len(invs) == 1 {
+		invs[0].ran.Store(true)
+		out[0] = p.run(ctx, invs[0])
+		return
+	}
+	workers := min(p.maxParallel, len(invs))
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		next int
+	)
+	for range workers {
+		wg.Go(func() {
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(invs) {
+					return
+				}
+				invs[i].ran.Store(true)
+				out[i] = p.run(ctx, invs[i])
+			}
+		})
+	}
+	wg.Wait()
+}

@@ -1,0 +1,64 @@
+// Package pipeline is the shared execution pipeline every tool call goes
+// through: direct (native) calls a model makes and the subcalls of a
+// run_code program alike.
+//
+// # Stages
+//
+// A call runs through these stages, in order:
+//
+//  1. Prepare: the tool is looked up through the batch's
+//     [registry.ToolSet] ([registry.Registry.Executable]); the arguments
+//     are validated and frozen (a copy nobody can mutate afterwards); the
+//     call gets an opaque correlation token.
+//  2. PreExecute: an ordered, extensible waterfall of
+//     [PreExecuteListener]s decides allow, deny (a model-facing reason and
+//     optional [ErrorInfo]) or ask. Listeners cannot rewrite arguments.
+//  3. Guards: monotonic synchronous [Guard]s; a reason denies, and nothing
+//     later can turn the denial back into permission. Then an ask goes to
+//     the caller's [Approver]; without one the call fails with
+//     [CodeAskUnanswered].
+//  4. Execute wrappers: around-dispatch [Wrapper]s (timeout, retry,
+//     metrics). Only a wrapper may replace the body's context; the pipeline
+//     fuses the caller's context back in before the body runs.
+//     [TimeoutPolicy] enforces a tool's declared TimeoutMs.
+//  5. Dispatch: the tool body, with panics recovered.
+//  6. ProjectContent: the tool's execution-prepared content, or its
+//     rendered output.
+//  7. PostExecute: [PostExecuteListener]s inspect or replace content or
+//     value, block with feedback, or attach ordered extra context.
+//  8. FinalizeContent: the tool's final content transform.
+//  9. Result: [ResultListener]s observe the frozen [Outcome].
+//
+// # Outcomes and codes
+//
+// An [Outcome] keeps the canonical value (for programmatic callers, see
+// [Outcome.ValueJSON]) beside the model-facing content; replacing the
+// content does not remove the value. A failure is an [*Error] with one of
+// the codes [CodeUnknownTool], [CodeInvalidArguments], [CodeDenied],
+// [CodeAskUnanswered], [CodeToolFailed], [CodeToolTimeout],
+// [CodeAbortedBeforeDispatch], [CodeAborted], [CodePostExecuteBlocked] and
+// [CodeToolActivationFailed]; its content is exactly one text part
+// "Error: <reason>", and structured detail stays out of it.
+//
+// Cancellation is cooperative. If the caller's context is done before the
+// body is invoked, the call fails with [CodeAbortedBeforeDispatch]; after,
+// cancellation replaces only a success with [CodeAborted] (a body that
+// returns the caller's own cancellation error is aborted too). Denials,
+// wrapper and tool failures, post-execute blocks and timeouts stay more
+// specific. A panicking tool fails with [CodeToolFailed] and the panic
+// message; it never crashes the process.
+//
+// # Batches and single calls
+//
+// [Pipeline.Execute] runs a raw [Batch]: parallel-mode calls concurrently
+// (bounded by Config.MaxParallel), serial calls alone and in order, results
+// in call order. [Pipeline.Call] is the single-call entry point the run_code
+// executor uses for subcalls, with [Env.Parent] marking its log events
+// nested.
+//
+// # Logging
+//
+// The pipeline logs nothing by itself. A batch or call given a [Log]
+// records call and result events; [SlogLog] and [SlogResult] write them as
+// log/slog records.
+package pipeline

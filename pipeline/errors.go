@@ -1,0 +1,145 @@
+package pipeline
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/ptchost/ptc/registry"
+)
+
+// Code is the machine-readable error code of a failed call. It is the
+// registry's code type, so the registry's codes and the pipeline's share one
+// vocabulary and one spelling.
+type Code = registry.Code
+
+// The error codes of a failed call, as DESIGN.md lists them.
+const (
+	// CodeUnknownTool: the tool is not executable in the call's scope and
+	// tool set (see [registry.Registry.Executable]).
+	CodeUnknownTool Code = registry.CodeUnknownTool
+	// CodeInvalidArguments: the arguments are not JSON or do not match the
+	// tool's parameter schema.
+	CodeInvalidArguments Code = registry.CodeInvalidArguments
+	// CodeDenied: a pre-execute listener, a guard or the approver denied the
+	// call.
+	CodeDenied Code = "DENIED"
+	// CodeAskUnanswered: a listener asked for approval and no approver gave
+	// an answer (there was none, or it failed).
+	CodeAskUnanswered Code = "ASK_UNANSWERED"
+	// CodeToolFailed: the tool body (or a wrapper around it) returned an
+	// error or panicked, or its value could not be rendered.
+	CodeToolFailed Code = "TOOL_FAILED"
+	// CodeToolTimeout: the timeout policy's deadline passed.
+	CodeToolTimeout Code = "TOOL_TIMEOUT"
+	// CodeAbortedBeforeDispatch: the caller's context was done before the
+	// tool body was invoked.
+	CodeAbortedBeforeDispatch Code = "ABORTED_BEFORE_DISPATCH"
+	// CodeAborted: the caller's context was done after the tool body was
+	// invoked, and the call would otherwise have succeeded (or the body
+	// returned the caller's cancellation as its error).
+	CodeAborted Code = "ABORTED"
+	// CodePostExecuteBlocked: a post-execute listener blocked the result.
+	CodePostExecuteBlocked Code = "POST_EXECUTE_BLOCKED"
+	// CodeToolActivationFailed: a conditional tool's condition failed while
+	// the tool set was resolved ([registry.Registry.Resolve]).
+	CodeToolActivationFailed Code = registry.CodeToolActivationFailed
+)
+
+// Sentinel errors. An [*Error] matches the sentinel of its code with
+// [errors.Is]; for the registry's codes the sentinels are the registry's.
+var (
+	ErrDenied                = errors.New("denied")
+	ErrAskUnanswered         = errors.New("approval unanswered")
+	ErrToolFailed            = errors.New("tool failed")
+	ErrToolTimeout           = errors.New("tool timed out")
+	ErrAbortedBeforeDispatch = errors.New("aborted before dispatch")
+	ErrAborted               = errors.New("aborted")
+	ErrPostExecuteBlocked    = errors.New("blocked by post-execute policy")
+
+	// ErrNoRegistry is returned by [New] when Config.Registry is nil.
+	ErrNoRegistry = errors.New("pipeline: no registry")
+)
+
+// ErrorInfo is structured failure detail a pre-execute listener may attach
+// beside its model-facing reason. It never reaches the model's content;
+// durable projections (logs, transcripts, user interfaces) may keep it.
+type ErrorInfo struct {
+	// Name is a short machine-friendly name of the failure, such as
+	// "PolicyDenied".
+	Name string
+	// Code is a policy-specific code.
+	Code string
+	// UserReason is an optional reason worded for the user, not the model.
+	UserReason string
+}
+
+// Error is the typed failure of a call. Its Reason is what the model sees,
+// as "Error: <Reason>"; Info and Err stay out of the content.
+type Error struct {
+	// Code classifies the failure.
+	Code Code
+	// Tool is the called tool's name.
+	Tool string
+	// Reason is the model-facing reason.
+	Reason string
+	// Info is structured detail attached by a denying listener, or nil.
+	Info *ErrorInfo
+	// Err is the underlying cause, if any.
+	Err error
+}
+
+// Error implements error.
+func (e *Error) Error() string {
+	var sb strings.Builder
+	sb.WriteString(string(e.Code))
+	if e.Reason != "" {
+		sb.WriteString(": ")
+		sb.WriteString(e.Reason)
+	}
+	return sb.String()
+}
+
+// Unwrap returns the underlying cause.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Is reports whether target is the sentinel of e's code.
+func (e *Error) Is(target error) bool {
+	s := sentinel(e.Code)
+	return s != nil && target == s
+}
+
+func sentinel(c Code) error {
+	switch c {
+	case CodeUnknownTool:
+		return registry.ErrUnknownTool
+	case CodeInvalidArguments:
+		return registry.ErrInvalidArguments
+	case CodeToolActivationFailed:
+		return registry.ErrActivationFailed
+	case CodeDenied:
+		return ErrDenied
+	case CodeAskUnanswered:
+		return ErrAskUnanswered
+	case CodeToolFailed:
+		return ErrToolFailed
+	case CodeToolTimeout:
+		return ErrToolTimeout
+	case CodeAbortedBeforeDispatch:
+		return ErrAbortedBeforeDispatch
+	case CodeAborted:
+		return ErrAborted
+	case CodePostExecuteBlocked:
+		return ErrPostExecuteBlocked
+	}
+	return nil
+}
+
+// CodeOf returns the code of the first [*Error] or [*registry.Error] in
+// err's chain, or "" if there is none.
+func CodeOf(err error) Code {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Code
+	}
+	return registry.CodeOf(err)
+}

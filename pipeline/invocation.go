@@ -1,0 +1,119 @@
+package pipeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptchost/ptc/registry"
+)
+
+// RawCall is one tool call as the model (or a program) emitted it.
+type RawCall struct {
+	// ID is the caller's own identifier of the call (a model's tool call
+	// id); the pipeline only carries it.
+	ID string
+	// Name is the called tool's model-facing name.
+	Name string
+	// Arguments are the raw JSON arguments.
+	Arguments json.RawMessage
+}
+
+// Env is what a single call runs in: the step's tool set, the calling
+// agent, the approver of asks and the optional log.
+type Env struct {
+	// ToolSet is the step's resolved tool set; nil looks up registered
+	// definitions, without conditional tools.
+	ToolSet *registry.ToolSet
+	// Agent is the calling agent's scope; the zero Scope for standalone
+	// service calls.
+	Agent registry.Scope
+	// Approver answers asks; nil leaves every ask unanswered.
+	Approver Approver
+	// Log receives the call's events; nil records none.
+	Log Log
+	// Parent is the correlation token of the call this one is nested in
+	// (a run_code call for a program's subcall); "" for a root call.
+	Parent string
+}
+
+// Invocation is one prepared call as the stages see it: the tool, its
+// frozen arguments and its correlation token. Listeners receive it
+// read-only; it is safe for concurrent reads.
+type Invocation struct {
+	p      *Pipeline
+	env    Env
+	id     string
+	name   string
+	token  string
+	tool   *registry.Tool
+	call   *registry.Call
+	raw    json.RawMessage // frozen copy, only when preparation failed
+	err    *Error          // preparation failure
+	fresh  bool            // prepared just now: no lookup again before running
+	ran    atomic.Bool
+	start  time.Time
+	post   PostResult
+	out    Outcome
+	active atomic.Bool // the body was invoked
+}
+
+// Token returns the opaque correlation token of the call.
+func (inv *Invocation) Token() string { return inv.token }
+
+// Parent returns the correlation token of the enclosing call, "" for a root
+// call.
+func (inv *Invocation) Parent() string { return inv.env.Parent }
+
+// Nested reports whether the call is nested in another (it has a parent).
+func (inv *Invocation) Nested() bool { return inv.env.Parent != "" }
+
+// CallID returns the caller's own identifier of the call ([RawCall.ID]).
+func (inv *Invocation) CallID() string { return inv.id }
+
+// Name returns the called tool's name.
+func (inv *Invocation) Name() string { return inv.name }
+
+// Agent returns the calling agent's scope.
+func (inv *Invocation) Agent() registry.Scope { return inv.env.Agent }
+
+// ToolSet returns the tool set the call was looked up in, or nil.
+func (inv *Invocation) ToolSet() *registry.ToolSet { return inv.env.ToolSet }
+
+// Tool returns the resolved tool, or nil when the lookup failed.
+func (inv *Invocation) Tool() *registry.Tool { return inv.tool }
+
+// Arguments returns a copy of the raw arguments.
+func (inv *Invocation) Arguments() json.RawMessage {
+	if inv.call != nil {
+		return inv.call.Arguments()
+	}
+	return bytes.Clone(inv.raw)
+}
+
+// Args returns the decoded arguments (the tool's argument type, defaults
+// applied), or nil when preparation failed. Do not modify them.
+func (inv *Invocation) Args() any {
+	if inv.call == nil {
+		return nil
+	}
+	return inv.call.Args()
+}
+
+// Mode returns the call's execution mode; [registry.Serial] when
+// preparation failed.
+func (inv *Invocation) Mode() registry.Mode {
+	if inv.call == nil {
+		return registry.Serial
+	}
+	return inv.call.Mode()
+}
+
+// Err returns the preparation failure (an [*Error]), or nil.
+func (inv *Invocation) Err() error {
+	if inv.err == nil {
+		return nil
+	}
+	return inv.err
+}

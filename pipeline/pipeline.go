@@ -1,0 +1,179 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/ptchost/ptc/registry"
+)
+
+// DefaultMaxParallel is the default bound on concurrently running parallel
+// calls of one batch.
+const DefaultMaxParallel = 16
+
+// Config configures a [Pipeline]. The zero value of every field but
+// Registry is a sensible default.
+type Config struct {
+	// Registry is the registry every call is looked up in. Required.
+	Registry *registry.Registry
+	// MaxParallel bounds how many parallel calls of one batch run at once;
+	// 0 means [DefaultMaxParallel]. It does not bound separate
+	// [Pipeline.Call]s: their caller does.
+	MaxParallel int
+}
+
+// Pipeline runs tool calls through the shared stages. Policies (listeners,
+// guards, wrappers) are added and removed at any time; a call uses the set
+// that was current when it started. It is safe for concurrent use and logs
+// nothing by itself.
+type Pipeline struct {
+	reg         *registry.Registry
+	maxParallel int
+	prefix      string
+	seq         atomic.Uint64
+
+	mu     sync.Mutex // serializes hook changes
+	nextID uint64
+	hooks  atomic.Pointer[hooks]
+}
+
+type hook[F any] struct {
+	id uint64
+	fn F
+}
+
+// hooks is an immutable snapshot of the registered policies.
+type hooks struct {
+	pre      []hook[PreExecuteListener]
+	guards   []hook[Guard]
+	wrappers []hook[Wrapper]
+	post     []hook[PostExecuteListener]
+	results  []hook[ResultListener]
+}
+
+// New returns a pipeline over cfg.Registry with no policies.
+func New(cfg Config) (*Pipeline, error) {
+	if cfg.Registry == nil {
+		return nil, ErrNoRegistry
+	}
+	if cfg.MaxParallel < 0 {
+		return nil, fmt.Errorf("pipeline: negative MaxParallel %d", cfg.MaxParallel)
+	}
+	if cfg.MaxParallel == 0 {
+		cfg.MaxParallel = DefaultMaxParallel
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	p := &Pipeline{reg: cfg.Registry, maxParallel: cfg.MaxParallel, prefix: hex.EncodeToString(b[:]) + "-"}
+	p.hooks.Store(&hooks{})
+	return p, nil
+}
+
+// Registry returns the registry calls are looked up in.
+func (p *Pipeline) Registry() *registry.Registry { return p.reg }
+
+// token returns a fresh opaque correlation token.
+func (p *Pipeline) token() string {
+	var buf [32]byte
+	b := append(buf[:0], p.prefix...)
+	b = strconv.AppendUint(b, p.seq.Add(1), 36)
+	return string(b)
+}
+
+// addHook adds fn to the list field selects and returns its removal.
+func addHook[F any](p *Pipeline, field func(*hooks) *[]hook[F], fn F) (remove func()) {
+	if any(fn) == nil {
+		return func() {}
+	}
+	p.mu.Lock()
+	p.nextID++
+	id := p.nextID
+	h := *p.hooks.Load()
+	l := field(&h)
+	*l = append(slices.Clip(*l), hook[F]{id: id, fn: fn})
+	p.hooks.Store(&h)
+	p.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.mu.Lock()
+			h := *p.hooks.Load()
+			l := field(&h)
+			*l = slices.DeleteFunc(slices.Clone(*l), func(x hook[F]) bool { return x.id == id })
+			p.hooks.Store(&h)
+			p.mu.Unlock()
+		})
+	}
+}
+
+// OnPreExecute appends l to the pre-execute waterfall and returns the
+// function that removes it.
+func (p *Pipeline) OnPreExecute(l PreExecuteListener) (remove func()) {
+	return addHook(p, func(h *hooks) *[]hook[PreExecuteListener] { return &h.pre }, l)
+}
+
+// Guard appends g to the monotonic guards and returns the function that
+// removes it.
+func (p *Pipeline) Guard(g Guard) (remove func()) {
+	return addHook(p, func(h *hooks) *[]hook[Guard] { return &h.guards }, g)
+}
+
+// Wrap appends w to the execute wrappers (inside the ones already added)
+// and returns the function that removes it.
+func (p *Pipeline) Wrap(w Wrapper) (remove func()) {
+	return addHook(p, func(h *hooks) *[]hook[Wrapper] { return &h.wrappers }, w)
+}
+
+// OnPostExecute appends l to the post-execute listeners and returns the
+// function that removes it.
+func (p *Pipeline) OnPostExecute(l PostExecuteListener) (remove func()) {
+	return addHook(p, func(h *hooks) *[]hook[PostExecuteListener] { return &h.post }, l)
+}
+
+// OnResult appends l to the result listeners and returns the function that
+// removes it.
+func (p *Pipeline) OnResult(l ResultListener) (remove func()) {
+	return addHook(p, func(h *hooks) *[]hook[ResultListener] { return &h.results }, l)
+}
+
+// Call runs one call through every stage and returns its outcome; it never
+// returns nil. It is the single-call entry point for the run_code executor:
+// with env.Parent set, the call's log events are marked nested. Call is
+// cheap and safe to use from many goroutines at once, with a context per
+// call.
+func (p *Pipeline) Call(ctx context.Context, call RawCall, env Env) *Outcome {
+	inv := p.prepare(call, env)
+	inv.fresh = true
+	return p.Run(ctx, inv)
+}
+
+// Prepare runs the Prepare stage alone: the lookup through env's tool set,
+// argument validation, freezing and a new correlation token. A failure is
+// kept in the invocation ([Invocation.Err]) and becomes its outcome when it
+// runs. With env.Log set, Prepare records the call event. Use it when the
+// execution mode must be known before running ([Invocation.Mode]); then
+// [Pipeline.Run] it, exactly once.
+func (p *Pipeline) Prepare(call RawCall, env Env) *Invocation {
+	return p.prepare(call, env)
+}
+
+// Run runs a prepared invocation through the remaining stages and returns
+// its outcome. It looks the tool up again first, so a call whose tool set
+// was disposed (or whose registration went stale) since Prepare fails with
+// [CodeUnknownTool]. An invocation runs at most once: Run panics when it
+// is given one that already ran, or one another pipeline prepared.
+func (p *Pipeline) Run(ctx context.Context, inv *Invocation) *Outcome {
+	if inv.p != p {
+		panic("pipeline: Run with an invocation prepared by another pipeline")
+	}
+	if !inv.ran.CompareAndSwap(false, true) {
+		panic("pipeline: invocation " + inv.token + " run twice")
+	}
+	return p.run(ctx, inv)
+}

@@ -1,0 +1,34 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// TimeoutPolicy returns the execute wrapper that enforces a tool's declared
+// TimeoutMs ([registry.Tool.TimeoutMs]): the body's context is cancelled
+// when the deadline passes, and the call fails with [CodeToolTimeout] (even
+// if the body, ignoring its context, still returned a value). Tools that
+// declare no timeout pass through. Install it with [Pipeline.Wrap].
+func TimeoutPolicy() Wrapper {
+	return func(ctx context.Context, inv *Invocation, next Next) (any, error) {
+		ms := 0
+		if t := inv.Tool(); t != nil {
+			ms = t.TimeoutMs()
+		}
+		if ms <= 0 {
+			return next(ctx)
+		}
+		d := time.Duration(ms) * time.Millisecond
+		tctx, cancel := context.WithTimeoutCause(ctx, d, ErrToolTimeout)
+		defer cancel()
+		v, err := next(tctx)
+		if ctx.Err() == nil && context.Cause(tctx) == ErrToolTimeout {
+			return nil, &Error{Code: CodeToolTimeout, Tool: inv.Name(),
+				Reason: fmt.Sprintf("tool %q timed out after %v", inv.Name(), d),
+				Err:    ErrToolTimeout}
+		}
+		return v, err
+	}
+}
