@@ -187,4 +187,3 @@ func writeJSON(w io.Writer, o *host.Outcome) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(r)
 }
-

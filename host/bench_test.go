@@ -1,0 +1,107 @@
+package host_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/ptchost/ptc/host"
+)
+
+// echo answers every subcall with its arguments, at once.
+var echo = host.DispatcherFunc(func(_ context.Context, _ string, args json.RawMessage) host.Reply {
+	return host.Reply{Value: args}
+})
+
+func BenchmarkHost_New(b *testing.B) {
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			h, err := host.New(context.Background(), host.Config{})
+			if err != nil {
+				b.Skip(err)
+			}
+			h.Close(context.Background())
+		}
+	})
+	b.Run("cache_dir", func(b *testing.B) {
+		dir := b.TempDir()
+		h, err := host.New(context.Background(), host.Config{CompilationCacheDir: dir})
+		if err != nil {
+			b.Skip(err)
+		}
+		h.Close(context.Background())
+		for b.Loop() {
+			h, err := host.New(context.Background(), host.Config{CompilationCacheDir: dir})
+			if err != nil {
+				b.Fatal(err)
+			}
+			h.Close(context.Background())
+		}
+	})
+}
+
+func benchRun(b *testing.B, h *host.Host, p host.Program, want string) {
+	b.Helper()
+	ctx := context.Background()
+	for b.Loop() {
+		out := h.Run(ctx, p)
+		if out.Kind != host.KindOK || (want != "" && out.Text() != want) {
+			b.Fatalf("%s: %s", out.Kind, out.Text())
+		}
+	}
+}
+
+const fib = `function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2) } return fib(27)`
+
+func BenchmarkHost_Run(b *testing.B) {
+	h := newHost(b, host.Config{})
+	b.Run("return_1", func(b *testing.B) {
+		benchRun(b, h, host.Program{Source: `return 1`}, "1")
+	})
+	b.Run("subcall_1", func(b *testing.B) {
+		benchRun(b, h, host.Program{Dispatcher: echo, Source: `return (await __ptc_call("echo", {a: 1})).a`}, "1")
+	})
+	b.Run("subcalls_1000_sequential", func(b *testing.B) {
+		benchRun(b, h, host.Program{Dispatcher: echo, Source: `
+			let s = 0; for (let i = 0; i < 1000; i++) s += (await __ptc_call("echo", {i})).i; return s`}, "499500")
+	})
+	b.Run("subcalls_100_parallel", func(b *testing.B) {
+		benchRun(b, h, host.Program{Dispatcher: echo, Source: `
+			const r = await Promise.all(Array.from({length: 100}, (_, i) => __ptc_call("echo", {i})));
+			return r.length`}, "100")
+	})
+	b.Run("memory_grow_40MB", func(b *testing.B) {
+		benchRun(b, h, host.Program{Source: `
+			const k = []; for (let i = 0; i < 40; i++) k.push(new Uint8Array(1 << 20)); return k.length`}, "40")
+	})
+}
+
+// BenchmarkHost_Run_subcallRoundTrip isolates one subcall: the difference
+// between 1001 and 1 sequential subcalls, divided by 1000, is what each
+// round trip costs. Reported as ns/subcall.
+func BenchmarkHost_Run_subcallRoundTrip(b *testing.B) {
+	h := newHost(b, host.Config{})
+	p := host.Program{Dispatcher: echo, Limits: host.Limits{Subcalls: 10000}, Source: `for (let i = 0; i < 10000; i++) await __ptc_call("e", 0)`}
+	for b.Loop() {
+		if out := h.Run(context.Background(), p); out.Kind != host.KindOK {
+			b.Fatal(out.Text())
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/10000, "ns/subcall")
+}
+
+// BenchmarkHost_Run_fib27 compares the cancellation mechanisms on
+// CPU-bound JavaScript: the interrupt handler alone (the default) against
+// wazero's close-on-context-done checks.
+func BenchmarkHost_Run_fib27(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		mode host.Cancellation
+	}{{"interrupt", host.CancelInterrupt}, {"close_on_done", host.CancelClose}} {
+		b.Run(c.name, func(b *testing.B) {
+			h := newHost(b, host.Config{Cancellation: c.mode})
+			benchRun(b, h, host.Program{Source: fib}, fmt.Sprint(196418))
+		})
+	}
+}
