@@ -1,0 +1,654 @@
+package pipeline_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/registry"
+)
+
+var bg = context.Background()
+
+func TestNew(t *testing.T) {
+	_, err := pipeline.New(pipeline.Config{})
+	require.ErrorIs(t, err, pipeline.ErrNoRegistry)
+	_, err = pipeline.New(pipeline.Config{Registry: registry.New(), MaxParallel: -1})
+	require.Error(t, err)
+}
+
+func TestPipeline_Call_success(t *testing.T) {
+	p := newPipeline(t, pipeline.Config{}, registry.MustDefine(registry.Spec[struct {
+		City string `json:"city"`
+	}, map[string]any]{
+		Name:       "weather",
+		Parameters: registry.Object(registry.Required("city", registry.String())),
+		Execute: func(_ context.Context, a struct {
+			City string `json:"city"`
+		}, _ *registry.Exec) (map[string]any, error) {
+			return map[string]any{"city": a.City, "tempC": 21}, nil
+		},
+	}))
+	o := p.Call(bg, call("weather", `{"city":"Paris"}`), pipeline.Env{})
+	require.True(t, o.OK(), o.Reason())
+	require.NoError(t, o.Err())
+	assert.Equal(t, pipeline.Code(""), o.Code())
+	assert.Equal(t, "{\n  \"city\": \"Paris\",\n  \"tempC\": 21\n}", text(o))
+	v, err := o.ValueJSON()
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"city":"Paris","tempC":21}`, string(v))
+	assert.True(t, o.Dispatched())
+	assert.Equal(t, "weather", o.Tool())
+}
+
+func TestPipeline_Call_unknownTool(t *testing.T) {
+	p := newPipeline(t, pipeline.Config{})
+	o := p.Call(bg, call("nope", `{}`), pipeline.Env{})
+	assert.Equal(t, pipeline.CodeUnknownTool, o.Code())
+	assert.ErrorIs(t, o.Err(), registry.ErrUnknownTool)
+	c := o.Content()
+	require.Len(t, c, 1)
+	assert.Equal(t, registry.PartText, c[0].Type)
+	assert.Equal(t, "Error: "+o.Reason(), c[0].Text)
+	assert.Nil(t, o.Value())
+	assert.False(t, o.Dispatched())
+}
+
+func TestPipeline_Call_conditionalWithoutSet(t *testing.T) {
+	reg := registry.New()
+	_, err := reg.Register(echo("cond"), registry.When(func(context.Context, registry.Step) (bool, error) { return true, nil }))
+	require.NoError(t, err)
+	p := newPipeline(t, pipeline.Config{Registry: reg})
+	assert.Equal(t, pipeline.CodeUnknownTool, p.Call(bg, call("cond", `{}`), pipeline.Env{}).Code())
+
+	set, err := reg.Resolve(bg, registry.Step{})
+	require.NoError(t, err)
+	assert.True(t, p.Call(bg, call("cond", `{}`), pipeline.Env{ToolSet: set}).OK())
+}
+
+func TestPipeline_Call_invalidArguments(t *testing.T) {
+	tool := registry.MustDefine(registry.RawSpec{
+		Name:       "t",
+		Parameters: registry.Object(registry.Required("city", registry.String())),
+		Execute:    func(context.Context, json.RawMessage, *registry.Exec) (any, error) { panic("must not run") },
+	})
+	p := newPipeline(t, pipeline.Config{}, tool)
+	for _, args := range []string{`{"city":7}`, `{`, `{"city":"a","city":"b"}`, `{}`} {
+		o := p.Call(bg, call("t", args), pipeline.Env{})
+		assert.Equal(t, pipeline.CodeInvalidArguments, o.Code(), args)
+		assert.True(t, strings.HasPrefix(text(o), "Error: tool \"t\": invalid arguments"), text(o))
+	}
+}
+
+func TestPipeline_Prepare_freezesArguments(t *testing.T) {
+	var seen json.RawMessage
+	p := newPipeline(t, pipeline.Config{}, rawTool("t", func(_ context.Context, a json.RawMessage, e *registry.Exec) (any, error) {
+		seen = append(json.RawMessage(nil), e.Arguments...)
+		a[2] = 'X' // the body's copy is its own
+		return nil, nil
+	}))
+	raw := []byte(`{"a":1}`)
+	inv := p.Prepare(pipeline.RawCall{Name: "t", Arguments: raw}, pipeline.Env{})
+	raw[2] = 'b' // the caller mutates its slice after Prepare
+	got := inv.Arguments()
+	got[2] = 'c' // and the copy it got
+	assert.Equal(t, `{"a":1}`, string(inv.Arguments()))
+	o := p.Run(bg, inv)
+	require.True(t, o.OK(), o.Reason())
+	assert.Equal(t, `{"a":1}`, string(seen))
+	assert.Equal(t, `{"a":1}`, string(inv.Arguments()))
+
+	// A failed preparation freezes its arguments too.
+	bad := []byte(`{"x":1}`)
+	inv = p.Prepare(pipeline.RawCall{Name: "missing", Arguments: bad}, pipeline.Env{})
+	bad[2] = 'y'
+	assert.Equal(t, `{"x":1}`, string(inv.Arguments()))
+	assert.Error(t, inv.Err())
+}
+
+func TestPipeline_Prepare_token(t *testing.T) {
+	var got []string
+	p := newPipeline(t, pipeline.Config{}, rawTool("t", func(_ context.Context, _ json.RawMessage, e *registry.Exec) (any, error) {
+		got = append(got, e.CallID)
+		return nil, nil
+	}))
+	seen := map[string]bool{}
+	for range 100 {
+		o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+		tok := o.Token()
+		require.NotEmpty(t, tok)
+		require.False(t, seen[tok], "duplicate token %q", tok)
+		seen[tok] = true
+		assert.Equal(t, tok, got[len(got)-1])
+	}
+	q := newPipeline(t, pipeline.Config{}, echo("t"))
+	assert.False(t, seen[q.Call(bg, call("t", `{}`), pipeline.Env{}).Token()], "tokens of two pipelines collide")
+}
+
+func TestPipeline_Run_stale(t *testing.T) {
+	reg := registry.New()
+	dispose, err := reg.Register(echo("t"))
+	require.NoError(t, err)
+	p := newPipeline(t, pipeline.Config{Registry: reg})
+	set, err := reg.Resolve(bg, registry.Step{})
+	require.NoError(t, err)
+
+	inv := p.Prepare(call("t", `{}`), pipeline.Env{ToolSet: set})
+	require.NoError(t, inv.Err())
+	set.Dispose()
+	o := p.Run(bg, inv)
+	assert.Equal(t, pipeline.CodeUnknownTool, o.Code())
+	assert.ErrorIs(t, o.Err(), registry.ErrToolSetDisposed)
+
+	// Without a set, a replacement after Prepare refuses the call too.
+	inv = p.Prepare(call("t", `{}`), pipeline.Env{})
+	_, err = reg.Register(echo("t"))
+	require.NoError(t, err)
+	assert.Equal(t, pipeline.CodeUnknownTool, p.Run(bg, inv).Code())
+	dispose()
+
+	assert.Panics(t, func() { p.Run(bg, inv) }, "second Run")
+}
+
+func TestPipeline_OnPreExecute_deny(t *testing.T) {
+	ran := false
+	p := newPipeline(t, pipeline.Config{}, rawTool("t", func(context.Context, json.RawMessage, *registry.Exec) (any, error) {
+		ran = true
+		return nil, nil
+	}))
+	p.OnPreExecute(func(_ context.Context, inv *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
+		return pipeline.DenyWithInfo("writes are disabled", pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"})
+	})
+	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+	assert.False(t, ran)
+	assert.Equal(t, pipeline.CodeDenied, o.Code())
+	assert.ErrorIs(t, o.Err(), pipeline.ErrDenied)
+	assert.Equal(t, []registry.Part{registry.TextPart("Error: writes are disabled")}, o.Content())
+	assert.Equal(t, &pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"}, o.Info())
+	assert.NotContains(t, text(o), "admin")
+	assert.NotContains(t, text(o), "P1")
+}
+
+func TestPipeline_OnPreExecute_waterfall(t *testing.T) {
+	p := newPipeline(t, pipeline.Config{}, echo("t"))
+	var order []string
+	p.OnPreExecute(func(_ context.Context, _ *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
+		order = append(order, "1:"+d.Verdict.String())
+		return pipeline.Deny("first")
+	})
+	p.OnPreExecute(func(_ context.Context, _ *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
+		order = append(order, "2:"+d.Verdict.String()+":"+d.Reason)
+		return pipeline.Allow() // the waterfall is extensible: a later listener may overturn
+	})
+	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+	assert.True(t, o.OK())
+	assert.Equal(t, []string{"1:allow", "2:deny:first"}, order)
+
+	remove := p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision {
+		return pipeline.Deny("last")
+	})
+	assert.Equal(t, "Error: last", text(p.Call(bg, call("t", `{}`), pipeline.Env{})))
+	remove()
+	remove()
+	assert.True(t, p.Call(bg, call("t", `{}`), pipeline.Env{}).OK())
+}
+
+func TestPipeline_OnPreExecute_panicDenies(t *testing.T) {
+	p := newPipeline(t, pipeline.Config{}, echo("t"))
+	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision { panic("boom") })
+	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+	assert.Equal(t, pipeline.CodeDenied, o.Code())
+	assert.Contains(t, o.Reason(), "boom")
+}
+
+func TestPipeline_Guard_cannotBeOverturned(t *testing.T) {
+	p := newPipeline(t, pipeline.Config{}, echo("t"))
+	var second, asked bool
+	// The guard is registered first, the permissive listener after it: the
+	// guard still runs after the whole waterfall.
+	p.Guard(func(inv *pipeline.Invocation) string { return "guarded: " + inv.Name() })
+	p.Guard(func(*pipeline.Invocation) string { second = true; return "" })
+	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision { return pipeline.Allow() })
+	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+	assert.Equal(t, pipeline.CodeDenied, o.Code())
+	assert.Equal(t, "Error: guarded: t", text(o))
+	assert.False(t, second, "a later guard ran after a denial")
+
+	// An ask is not put to the approver once a guard denied.
+	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision { return pipeline.Ask("may I?") })
+	o = p.Call(bg, call("t", `{}`), pipeline.Env{Approver: func(context.Context, *pipeline.Invocation, string) (pipeline.Answer, error) {
+		asked = true
+		return pipeline.Answer{Approved: true}, nil
+	}})
+	assert.Equal(t, pipeline.CodeDenied, o.Code())
+	assert.False(t, asked)
+}
+
+func TestPipeline_Guard_skippedAfterDenial(t *testing.T) {
+	p := newPipeline(t, pipeline.Config{}, echo("t"))
+	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision { return pipeline.Deny("no") })
+	ran := false
+	p.Guard(func(*pipeline.Invocation) string { ran = true; return "" })
+	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+	assert.Equal(t, "Error: no", text(o))
+	assert.False(t, ran)
+
+	q := newPipeline(t, pipeline.Config{}, echo("t"))
+	q.Guard(func(*pipeline.Invocation) string { panic("bad guard") })
+	assert.Equal(t, pipeline.CodeDenied, q.Call(bg, call("t", `{}`), pipeline.Env{}).Code())
+}
+
+func TestPipeline_ask(t *testing.T) {
+	ask := func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision {
+		return pipeline.Ask("run t?")
+	}
+	tests := []struct {
+		name     string
+		approver pipeline.Approver
+		code     pipeline.Code
+		content  string
+	}{
+		{"approved", func(_ context.Context, _ *pipeline.Invocation, q string) (pipeline.Answer, error) {
+			if q != "run t?" {
+				return pipeline.Answer{}, errors.New("wrong question " + q)
+			}
+			return pipeline.Answer{Approved: true}, nil
+		}, "", `{}`},
+		{"denied", func(context.Context, *pipeline.Invocation, string) (pipeline.Answer, error) {
+			return pipeline.Answer{Reason: "the user said no"}, nil
+		}, pipeline.CodeDenied, "Error: the user said no"},
+		{"denied without reason", func(context.Context, *pipeline.Invocation, string) (pipeline.Answer, error) {
+			return pipeline.Answer{}, nil
+		}, pipeline.CodeDenied, `Error: tool "t": call was not approved`},
+		{"unanswered", nil, pipeline.CodeAskUnanswered, `Error: tool "t": approval required and no approver is available`},
+		{"approver failed", func(context.Context, *pipeline.Invocation, string) (pipeline.Answer, error) {
+			return pipeline.Answer{Approved: true}, errors.New("ui gone")
+		}, pipeline.CodeAskUnanswered, `Error: tool "t": approval unanswered: ui gone`},
+		{"approver panicked", func(context.Context, *pipeline.Invocation, string) (pipeline.Answer, error) {
+			panic("oops")
+		}, pipeline.CodeAskUnanswered, `Error: tool "t": approval unanswered: approver panic: oops`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPipeline(t, pipeline.Config{}, echo("t"))
+			p.OnPreExecute(ask)
+			o := p.Call(bg, call("t", `{}`), pipeline.Env{Approver: tc.approver})
+			assert.Equal(t, tc.code, o.Code())
+			assert.Equal(t, tc.content, text(o))
+		})
+	}
+}
+
+func TestPipeline_ask_blocksUntilCancelled(t *testing.T) {
+	p := newPipeline(t, pipeline.Config{}, echo("t"))
+	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision { return pipeline.Ask("?") })
+	ctx, cancel := context.WithCancel(bg)
+	waiting := make(chan struct{})
+	go func() { <-waiting; cancel() }()
+	o := p.Call(ctx, call("t", `{}`), pipeline.Env{Approver: func(ctx context.Context, _ *pipeline.Invocation, _ string) (pipeline.Answer, error) {
+		close(waiting)
+		<-ctx.Done()
+		return pipeline.Answer{}, ctx.Err()
+	}})
+	assert.Equal(t, pipeline.CodeAbortedBeforeDispatch, o.Code())
+	assert.ErrorIs(t, o.Err(), context.Canceled)
+}
+
+// blocker is a tool body that reports its start and waits for its ctx.
+func blocker(started chan<- struct{}, sawErr *atomic.Value) func(context.Context, json.RawMessage, *registry.Exec) (any, error) {
+	return func(ctx context.Context, _ json.RawMessage, _ *registry.Exec) (any, error) {
+		if started != nil {
+			close(started)
+		}
+		<-ctx.Done()
+		if sawErr != nil {
+			sawErr.Store(context.Cause(ctx))
+		}
+		return nil, ctx.Err()
+	}
+}
+
+func TestTimeoutPolicy(t *testing.T) {
+	var saw atomic.Value
+	p := newPipeline(t, pipeline.Config{},
+		rawTool("slow", blocker(nil, &saw), timeout(20)),
+		echo("quick", timeout(10_000)),
+		echo("untimed"))
+	p.Wrap(pipeline.TimeoutPolicy())
+
+	start := time.Now()
+	o := p.Call(bg, call("slow", `{}`), pipeline.Env{})
+	assert.Equal(t, pipeline.CodeToolTimeout, o.Code())
+	assert.ErrorIs(t, o.Err(), pipeline.ErrToolTimeout)
+	assert.Equal(t, `Error: tool "slow" timed out after 20ms`, text(o))
+	assert.ErrorIs(t, saw.Load().(error), pipeline.ErrToolTimeout, "the body's ctx was not cancelled by the timeout")
+	assert.Less(t, time.Since(start), 5*time.Second)
+	assert.True(t, o.Dispatched())
+
+	assert.True(t, p.Call(bg, call("quick", `{}`), pipeline.Env{}).OK())
+	assert.True(t, p.Call(bg, call("untimed", `{}`), pipeline.Env{}).OK())
+}
+
+func TestTimeoutPolicy_ignoredContext(t *testing.T) {
+	// A body that ignores its ctx and succeeds late is still timed out.
+	release := make(chan struct{})
+	p := newPipeline(t, pipeline.Config{}, rawTool("stubborn", func(ctx context.Context, _ json.RawMessage, _ *registry.Exec) (any, error) {
+		<-ctx.Done()
+		<-release
+		return "late", nil
+	}, timeout(5)))
+	p.Wrap(pipeline.TimeoutPolicy())
+	close(release)
+	o := p.Call(bg, call("stubborn", `{}`), pipeline.Env{})
+	assert.Equal(t, pipeline.CodeToolTimeout, o.Code())
+	assert.Nil(t, o.Value())
+}
+
+func TestTimeoutPolicy_callerCancelWins(t *testing.T) {
+	// The caller's cancellation is not a timeout.
+	started := make(chan struct{})
+	p := newPipeline(t, pipeline.Config{}, rawTool("slow", blocker(started, nil), timeout(60_000)))
+	p.Wrap(pipeline.TimeoutPolicy())
+	ctx, cancel := context.WithCancel(bg)
+	go func() { <-started; cancel() }()
+	assert.Equal(t, pipeline.CodeAborted, p.Call(ctx, call("slow", `{}`), pipeline.Env{}).Code())
+}
+
+type ctxKey struct{}
+
+func TestPipeline_Wrap_refusesCallerContext(t *testing.T) {
+	started := make(chan struct{})
+	var sawValue atomic.Value
+	p := newPipeline(t, pipeline.Config{}, rawTool("t", func(ctx context.Context, a json.RawMessage, e *registry.Exec) (any, error) {
+		sawValue.Store(ctx.Value(ctxKey{}))
+		return blocker(started, nil)(ctx, a, e)
+	}))
+	// A wrapper that detaches from the caller's ctx entirely.
+	p.Wrap(func(_ context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+		return next(context.WithValue(context.Background(), ctxKey{}, "wrapped"))
+	})
+	ctx, cancel := context.WithCancel(bg)
+	go func() { <-started; cancel() }()
+	o := p.Call(ctx, call("t", `{}`), pipeline.Env{})
+	assert.Equal(t, pipeline.CodeAborted, o.Code(), o.Reason())
+	assert.Equal(t, "wrapped", sawValue.Load(), "the wrapper's ctx did not reach the body")
+}
+
+func TestPipeline_Wrap_orderAndFailures(t *testing.T) {
+	var order []string
+	p := newPipeline(t, pipeline.Config{}, rawTool("t", func(context.Context, json.RawMessage, *registry.Exec) (any, error) {
+		order = append(order, "body")
+		return "v", nil
+	}))
+	for _, n := range []string{"outer", "inner"} {
+		p.Wrap(func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+			order = append(order, n+">")
+			v, err := next(ctx)
+			order = append(order, "<"+n)
+			return v, err
+		})
+	}
+	require.True(t, p.Call(bg, call("t", `{}`), pipeline.Env{}).OK())
+	assert.Equal(t, []string{"outer>", "inner>", "body", "<inner", "<outer"}, order)
+
+	// A retry wrapper may call next twice.
+	q := newPipeline(t, pipeline.Config{}, echo("t"))
+	calls := 0
+	q.Wrap(func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+		calls++
+		if _, err := next(ctx); err != nil {
+			return nil, err
+		}
+		return next(ctx)
+	})
+	assert.True(t, q.Call(bg, call("t", `{}`), pipeline.Env{}).OK())
+
+	// A failing or panicking wrapper is a tool failure; its body never runs.
+	for _, w := range []pipeline.Wrapper{
+		func(context.Context, *pipeline.Invocation, pipeline.Next) (any, error) { return nil, errors.New("rate limited") },
+		func(context.Context, *pipeline.Invocation, pipeline.Next) (any, error) { panic("wrapper boom") },
+	} {
+		r := newPipeline(t, pipeline.Config{}, echo("t"))
+		r.Wrap(w)
+		o := r.Call(bg, call("t", `{}`), pipeline.Env{})
+		assert.Equal(t, pipeline.CodeToolFailed, o.Code())
+		assert.False(t, o.Dispatched())
+	}
+
+	// A wrapper may fail with a specific code.
+	s := newPipeline(t, pipeline.Config{}, echo("t"))
+	s.Wrap(func(context.Context, *pipeline.Invocation, pipeline.Next) (any, error) {
+		return nil, &pipeline.Error{Code: pipeline.CodeDenied, Reason: "quota exhausted"}
+	})
+	o := s.Call(bg, call("t", `{}`), pipeline.Env{})
+	assert.Equal(t, pipeline.CodeDenied, o.Code())
+	assert.Equal(t, "Error: quota exhausted", text(o))
+}
+
+func TestPipeline_Call_cancelledBeforeDispatch(t *testing.T) {
+	ran := false
+	p := newPipeline(t, pipeline.Config{}, rawTool("t", func(context.Context, json.RawMessage, *registry.Exec) (any, error) {
+		ran = true
+		return nil, nil
+	}))
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	o := p.Call(ctx, call("t", `{}`), pipeline.Env{})
+	assert.Equal(t, pipeline.CodeAbortedBeforeDispatch, o.Code())
+	assert.ErrorIs(t, o.Err(), pipeline.ErrAbortedBeforeDispatch)
+	assert.ErrorIs(t, o.Err(), context.Canceled)
+	assert.False(t, ran)
+	assert.False(t, o.Dispatched())
+
+	// Cancelled during a wrapper, before the body.
+	ctx, cancel = context.WithCancel(bg)
+	p.Wrap(func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+		cancel()
+		return next(ctx)
+	})
+	o = p.Call(ctx, call("t", `{}`), pipeline.Env{})
+	assert.Equal(t, pipeline.CodeAbortedBeforeDispatch, o.Code())
+	assert.False(t, ran)
+}
+
+func TestPipeline_Call_denialBeatsCancellation(t *testing.T) {
+	p := newPipeline(t, pipeline.Config{}, echo("t"))
+	ctx, cancel := context.WithCancel(bg)
+	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision {
+		cancel()
+		return pipeline.Deny("no")
+	})
+	assert.Equal(t, pipeline.CodeDenied, p.Call(ctx, call("t", `{}`), pipeline.Env{}).Code())
+}
+
+func TestPipeline_Call_cancelledAfterDispatch(t *testing.T) {
+	tests := []struct {
+		name string
+		ret  func(ctx context.Context) (any, error)
+		code pipeline.Code
+	}{
+		{"success becomes aborted", func(context.Context) (any, error) { return "ok", nil }, pipeline.CodeAborted},
+		{"body returns the cancellation", func(ctx context.Context) (any, error) { return nil, ctx.Err() }, pipeline.CodeAborted},
+		{"tool failure stays", func(context.Context) (any, error) { return nil, errors.New("disk full") }, pipeline.CodeToolFailed},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(bg)
+			p := newPipeline(t, pipeline.Config{}, rawTool("t", func(ctx context.Context, _ json.RawMessage, _ *registry.Exec) (any, error) {
+				cancel()
+				return tc.ret(ctx)
+			}))
+			o := p.Call(ctx, call("t", `{}`), pipeline.Env{})
+			assert.Equal(t, tc.code, o.Code())
+			assert.True(t, o.Dispatched())
+			assert.Nil(t, o.Value())
+		})
+	}
+
+	// A post-execute block stays more specific than the cancellation.
+	ctx, cancel := context.WithCancel(bg)
+	p := newPipeline(t, pipeline.Config{}, echo("t"))
+	p.OnPostExecute(func(_ context.Context, _ *pipeline.Invocation, r *pipeline.PostResult) {
+		cancel()
+		r.Block("secret")
+	})
+	assert.Equal(t, pipeline.CodePostExecuteBlocked, p.Call(ctx, call("t", `{}`), pipeline.Env{}).Code())
+}
+
+func TestPipeline_Call_toolFailure(t *testing.T) {
+	p := newPipeline(t, pipeline.Config{},
+		rawTool("fails", func(context.Context, json.RawMessage, *registry.Exec) (any, error) {
+			return nil, errors.New("city not found")
+		}),
+		rawTool("panics", func(context.Context, json.RawMessage, *registry.Exec) (any, error) {
+			panic("kaboom")
+		}),
+		registry.MustDefine(registry.Spec[json.RawMessage, string]{
+			Name:    "badrender",
+			Execute: func(context.Context, json.RawMessage, *registry.Exec) (string, error) { return "x", nil },
+			Output:  registry.Output[json.RawMessage, string]{Render: func(json.RawMessage, string) []registry.Part { panic("render boom") }},
+		}))
+	o := p.Call(bg, call("fails", `{}`), pipeline.Env{})
+	assert.Equal(t, pipeline.CodeToolFailed, o.Code())
+	assert.ErrorIs(t, o.Err(), pipeline.ErrToolFailed)
+	assert.Equal(t, "Error: city not found", text(o))
+
+	o = p.Call(bg, call("panics", `{}`), pipeline.Env{})
+	assert.Equal(t, pipeline.CodeToolFailed, o.Code())
+	assert.Contains(t, text(o), "kaboom")
+	assert.True(t, strings.HasPrefix(text(o), "Error: "))
+
+	o = p.Call(bg, call("badrender", `{}`), pipeline.Env{})
+	assert.Equal(t, pipeline.CodeToolFailed, o.Code())
+	assert.Contains(t, text(o), "render boom")
+}
+
+func TestPipeline_OnPostExecute(t *testing.T) {
+	newP := func(t *testing.T) *pipeline.Pipeline {
+		return newPipeline(t, pipeline.Config{}, registry.MustDefine(registry.Spec[json.RawMessage, map[string]int]{
+			Name:    "t",
+			Execute: func(context.Context, json.RawMessage, *registry.Exec) (map[string]int, error) { return map[string]int{"n": 1}, nil },
+		}))
+	}
+	t.Run("replace content keeps value", func(t *testing.T) {
+		p := newP(t)
+		p.OnPostExecute(func(_ context.Context, _ *pipeline.Invocation, r *pipeline.PostResult) {
+			r.ReplaceContent([]registry.Part{registry.TextPart("[redacted]")})
+		})
+		o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+		assert.Equal(t, "[redacted]", text(o))
+		assert.Equal(t, map[string]int{"n": 1}, o.Value())
+		v, _ := o.ValueJSON()
+		assert.JSONEq(t, `{"n":1}`, string(v))
+	})
+	t.Run("replace value", func(t *testing.T) {
+		p := newP(t)
+		p.OnPostExecute(func(_ context.Context, _ *pipeline.Invocation, r *pipeline.PostResult) {
+			assert.Equal(t, map[string]int{"n": 1}, r.Value())
+			r.ReplaceValue(json.RawMessage(`{"n":2}`))
+		})
+		o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+		v, _ := o.ValueJSON()
+		assert.JSONEq(t, `{"n":2}`, string(v))
+		assert.Equal(t, "{\n  \"n\": 1\n}", text(o), "content is not re-rendered")
+	})
+	t.Run("block", func(t *testing.T) {
+		p := newP(t)
+		later := false
+		p.OnPostExecute(func(_ context.Context, _ *pipeline.Invocation, r *pipeline.PostResult) {
+			r.Block("the result contains a secret; ask for less")
+		})
+		p.OnPostExecute(func(context.Context, *pipeline.Invocation, *pipeline.PostResult) { later = true })
+		o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+		assert.Equal(t, pipeline.CodePostExecuteBlocked, o.Code())
+		assert.ErrorIs(t, o.Err(), pipeline.ErrPostExecuteBlocked)
+		assert.Equal(t, "Error: the result contains a secret; ask for less", text(o))
+		assert.Nil(t, o.Value())
+		assert.False(t, later)
+	})
+	t.Run("panic blocks", func(t *testing.T) {
+		p := newP(t)
+		p.OnPostExecute(func(context.Context, *pipeline.Invocation, *pipeline.PostResult) { panic("post boom") })
+		assert.Equal(t, pipeline.CodePostExecuteBlocked, p.Call(bg, call("t", `{}`), pipeline.Env{}).Code())
+	})
+	t.Run("ordered contexts", func(t *testing.T) {
+		p := newP(t)
+		for _, s := range []string{"a", "b"} {
+			p.OnPostExecute(func(_ context.Context, _ *pipeline.Invocation, r *pipeline.PostResult) {
+				r.AddContext(registry.TextPart(s+"1"), registry.TextPart(s+"2"))
+			})
+		}
+		o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+		assert.Equal(t, []registry.Part{registry.TextPart("a1"), registry.TextPart("a2"), registry.TextPart("b1"), registry.TextPart("b2")}, o.Context())
+	})
+	t.Run("not run on failure", func(t *testing.T) {
+		p := newP(t)
+		ran := false
+		p.OnPostExecute(func(context.Context, *pipeline.Invocation, *pipeline.PostResult) { ran = true })
+		p.Call(bg, call("missing", `{}`), pipeline.Env{})
+		assert.False(t, ran)
+	})
+}
+
+func TestPipeline_projectAndFinalize(t *testing.T) {
+	var order []string
+	p := newPipeline(t, pipeline.Config{}, registry.MustDefine(registry.Spec[json.RawMessage, string]{
+		Name:    "t",
+		Execute: func(context.Context, json.RawMessage, *registry.Exec) (string, error) { return "v", nil },
+		ProjectContent: func(_ json.RawMessage, v string) []registry.Part {
+			order = append(order, "project")
+			return []registry.Part{registry.TextPart("projected " + v)}
+		},
+		FinalizeContent: func(_ json.RawMessage, c []registry.Part) []registry.Part {
+			order = append(order, "finalize:"+c[0].Text)
+			return append(c, registry.TextPart(" final"))
+		},
+	}))
+	p.OnPostExecute(func(_ context.Context, _ *pipeline.Invocation, r *pipeline.PostResult) {
+		order = append(order, "post:"+r.Content()[0].Text)
+		r.ReplaceContent([]registry.Part{registry.TextPart("replaced")})
+	})
+	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+	assert.Equal(t, "replaced final", text(o))
+	assert.Equal(t, []string{"project", "post:projected v", "finalize:replaced"}, order)
+	assert.Equal(t, "v", o.Value())
+}
+
+func TestPipeline_OnResult(t *testing.T) {
+	p := newPipeline(t, pipeline.Config{}, echo("t"))
+	var got []string
+	remove := p.OnResult(func(_ context.Context, o *pipeline.Outcome) {
+		got = append(got, o.Tool()+":"+string(o.Code()))
+		o.Content()[0].Text = "tampered" // a copy: the outcome stays frozen
+	})
+	p.OnResult(func(context.Context, *pipeline.Outcome) { panic("observer boom") })
+	o := p.Call(bg, call("t", `{"a":1}`), pipeline.Env{})
+	p.Call(bg, call("x", `{}`), pipeline.Env{})
+	assert.Equal(t, []string{"t:", "x:UNKNOWN_TOOL"}, got)
+	assert.Equal(t, `{"a":1}`, text(o))
+	remove()
+	p.Call(bg, call("t", `{}`), pipeline.Env{})
+	assert.Len(t, got, 2)
+}
+
+func TestCodeOf(t *testing.T) {
+	err := &pipeline.Error{Code: pipeline.CodeToolTimeout, Reason: "slow"}
+	assert.Equal(t, pipeline.CodeToolTimeout, pipeline.CodeOf(errors.Join(errors.New("x"), err)))
+	assert.Equal(t, pipeline.CodeUnknownTool, pipeline.CodeOf(&registry.Error{Code: registry.CodeUnknownTool}))
+	assert.Equal(t, pipeline.Code(""), pipeline.CodeOf(errors.New("plain")))
+	assert.Equal(t, "TOOL_TIMEOUT: slow", err.Error())
+	assert.ErrorIs(t, &pipeline.Error{Code: pipeline.CodeToolActivationFailed}, registry.ErrActivationFailed)
+	for _, c := range []pipeline.Code{pipeline.CodeUnknownTool, pipeline.CodeInvalidArguments, pipeline.CodeDenied,
+		pipeline.CodeAskUnanswered, pipeline.CodeToolFailed, pipeline.CodeToolTimeout, pipeline.CodeAbortedBeforeDispatch,
+		pipeline.CodeAborted, pipeline.CodePostExecuteBlocked, pipeline.CodeToolActivationFailed} {
+		assert.Equal(t, c, pipeline.CodeOf(&pipeline.Error{Code: c}))
+	}
+}
