@@ -216,14 +216,18 @@ func TestPipeline_Guard_cannotBeOverturned(t *testing.T) {
 	// guard still runs after the whole waterfall.
 	p.Guard(func(inv *pipeline.Invocation) string { return "guarded: " + inv.Name() })
 	p.Guard(func(*pipeline.Invocation) string { second = true; return "" })
-	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision { return pipeline.Allow() })
+	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision {
+		return pipeline.Allow()
+	})
 	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
 	assert.Equal(t, pipeline.CodeDenied, o.Code())
 	assert.Equal(t, "Error: guarded: t", text(o))
 	assert.False(t, second, "a later guard ran after a denial")
 
 	// An ask is not put to the approver once a guard denied.
-	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision { return pipeline.Ask("may I?") })
+	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision {
+		return pipeline.Ask("may I?")
+	})
 	o = p.Call(bg, call("t", `{}`), pipeline.Env{Approver: func(context.Context, *pipeline.Invocation, string) (pipeline.Answer, error) {
 		asked = true
 		return pipeline.Answer{Approved: true}, nil
@@ -234,7 +238,9 @@ func TestPipeline_Guard_cannotBeOverturned(t *testing.T) {
 
 func TestPipeline_Guard_skippedAfterDenial(t *testing.T) {
 	p := newPipeline(t, pipeline.Config{}, echo("t"))
-	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision { return pipeline.Deny("no") })
+	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision {
+		return pipeline.Deny("no")
+	})
 	ran := false
 	p.Guard(func(*pipeline.Invocation) string { ran = true; return "" })
 	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
@@ -289,7 +295,9 @@ func TestPipeline_ask(t *testing.T) {
 
 func TestPipeline_ask_blocksUntilCancelled(t *testing.T) {
 	p := newPipeline(t, pipeline.Config{}, echo("t"))
-	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision { return pipeline.Ask("?") })
+	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision {
+		return pipeline.Ask("?")
+	})
 	ctx, cancel := context.WithCancel(bg)
 	waiting := make(chan struct{})
 	go func() { <-waiting; cancel() }()
@@ -413,7 +421,9 @@ func TestPipeline_Wrap_orderAndFailures(t *testing.T) {
 
 	// A failing or panicking wrapper is a tool failure; its body never runs.
 	for _, w := range []pipeline.Wrapper{
-		func(context.Context, *pipeline.Invocation, pipeline.Next) (any, error) { return nil, errors.New("rate limited") },
+		func(context.Context, *pipeline.Invocation, pipeline.Next) (any, error) {
+			return nil, errors.New("rate limited")
+		},
 		func(context.Context, *pipeline.Invocation, pipeline.Next) (any, error) { panic("wrapper boom") },
 	} {
 		r := newPipeline(t, pipeline.Config{}, echo("t"))
@@ -534,8 +544,10 @@ func TestPipeline_Call_toolFailure(t *testing.T) {
 func TestPipeline_OnPostExecute(t *testing.T) {
 	newP := func(t *testing.T) *pipeline.Pipeline {
 		return newPipeline(t, pipeline.Config{}, registry.MustDefine(registry.Spec[json.RawMessage, map[string]int]{
-			Name:    "t",
-			Execute: func(context.Context, json.RawMessage, *registry.Exec) (map[string]int, error) { return map[string]int{"n": 1}, nil },
+			Name: "t",
+			Execute: func(context.Context, json.RawMessage, *registry.Exec) (map[string]int, error) {
+				return map[string]int{"n": 1}, nil
+			},
 		}))
 	}
 	t.Run("replace content keeps value", func(t *testing.T) {
