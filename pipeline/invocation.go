@@ -47,6 +47,7 @@ type Invocation struct {
 	id     string
 	name   string
 	token  string
+	tokbuf [tokenSize]byte // backs token
 	tool   *registry.Tool
 	call   *registry.Call
 	raw    json.RawMessage // frozen copy, only when preparation failed

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/ptchost/ptc/registry"
 )
@@ -78,12 +79,16 @@ func New(cfg Config) (*Pipeline, error) {
 // Registry returns the registry calls are looked up in.
 func (p *Pipeline) Registry() *registry.Registry { return p.reg }
 
-// token returns a fresh opaque correlation token.
-func (p *Pipeline) token() string {
-	var buf [32]byte
-	b := append(buf[:0], p.prefix...)
+// tokenSize bounds a token: a 13-byte prefix and a base-36 uint64.
+const tokenSize = 32
+
+// setToken gives inv a fresh opaque correlation token. The token's bytes
+// live in the invocation itself, which is never modified afterwards, so
+// the string needs no allocation of its own.
+func (p *Pipeline) setToken(inv *Invocation) {
+	b := append(inv.tokbuf[:0], p.prefix...)
 	b = strconv.AppendUint(b, p.seq.Add(1), 36)
-	return string(b)
+	inv.token = unsafe.String(&inv.tokbuf[0], len(b))
 }
 
 // addHook adds fn to the list field selects and returns its removal.

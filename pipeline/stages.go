@@ -18,7 +18,8 @@ import (
 // prepare looks the tool up through env's tool set, validates and freezes
 // the arguments and assigns a correlation token.
 func (p *Pipeline) prepare(call RawCall, env Env) *Invocation {
-	inv := &Invocation{p: p, env: env, id: call.ID, name: call.Name, token: p.token()}
+	inv := &Invocation{p: p, env: env, id: call.ID, name: call.Name}
+	p.setToken(inv)
 	inv.out.inv = inv
 	t, err := p.reg.Executable(call.Name, env.Agent, env.ToolSet)
 	if err == nil {
