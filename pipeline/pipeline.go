@@ -161,9 +161,9 @@ func (p *Pipeline) Call(ctx context.Context, call RawCall, env Env) *Outcome {
 // Prepare runs the Prepare stage alone: the lookup through env's tool set,
 // argument validation, freezing and a new correlation token. A failure is
 // kept in the invocation ([Invocation.Err]) and becomes its outcome when it
-// runs. With env.Log set, Prepare records the call event. Use it when the
-// execution mode must be known before running ([Invocation.Mode]); then
-// [Pipeline.Run] it, exactly once.
+// runs. Prepare records no event: the call event is recorded when the
+// invocation runs. Use it when the execution mode must be known before
+// running ([Invocation.Mode]); then [Pipeline.Run] it, exactly once.
 func (p *Pipeline) Prepare(call RawCall, env Env) *Invocation {
 	return p.prepare(call, env)
 }

@@ -370,6 +370,20 @@ func TestTimeoutPolicy_callerCancelWins(t *testing.T) {
 	assert.Equal(t, pipeline.CodeAborted, p.Call(ctx, call("slow", `{}`), pipeline.Env{}).Code())
 }
 
+func TestTimeoutPolicy_beatsLaterCancel(t *testing.T) {
+	// The deadline passes first, the caller cancels afterwards: the timeout
+	// stays more specific than the cancellation.
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	p := newPipeline(t, pipeline.Config{}, rawTool("slow", func(tctx context.Context, _ json.RawMessage, _ *registry.Exec) (any, error) {
+		<-tctx.Done()
+		cancel()
+		return nil, tctx.Err()
+	}, timeout(5)))
+	p.Wrap(pipeline.TimeoutPolicy())
+	assert.Equal(t, pipeline.CodeToolTimeout, p.Call(ctx, call("slow", `{}`), pipeline.Env{}).Code())
+}
+
 type ctxKey struct{}
 
 func TestPipeline_Wrap_refusesCallerContext(t *testing.T) {

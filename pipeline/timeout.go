@@ -24,7 +24,10 @@ func TimeoutPolicy() Wrapper {
 		tctx, cancel := context.WithTimeoutCause(ctx, d, ErrToolTimeout)
 		defer cancel()
 		v, err := next(tctx)
-		if ctx.Err() == nil && context.Cause(tctx) == ErrToolTimeout {
+		// The cause is ErrToolTimeout only if the deadline passed before the
+		// caller's context was done: then the timeout owns the outcome, even
+		// if the caller cancelled afterwards.
+		if context.Cause(tctx) == ErrToolTimeout {
 			return nil, &Error{Code: CodeToolTimeout, Tool: inv.Name(),
 				Reason: fmt.Sprintf("tool %q timed out after %v", inv.Name(), d),
 				Err:    ErrToolTimeout}
