@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	crand "crypto/rand"
 	"errors"
@@ -52,6 +53,11 @@ type Host struct {
 	compiled wazero.CompiledModule
 	cache    wazero.CompilationCache
 	mode     Cancellation
+	// snapshot is the guest's linear memory right after ptc_init: each run
+	// starts from it instead of creating a QuickJS context anew. Only the
+	// chunks that differ from a freshly instantiated memory are written.
+	snapshot []byte
+	chunks   []chunk
 
 	closeOnce sync.Once
 }
@@ -92,7 +98,126 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, fmt.Errorf("host: compile guest: %w", err)
 	}
 	h.compiled = compiled
+	if _, ok := compiled.ExportedFunctions()["ptc_init"]; ok {
+		snap, err := h.takeSnapshot(ctx)
+		if err != nil {
+			h.Close(ctx)
+			return nil, fmt.Errorf("host: initialise guest: %w", err)
+		}
+		base, err := h.freshMemory(ctx)
+		if err != nil {
+			h.Close(ctx)
+			return nil, fmt.Errorf("host: initialise guest: %w", err)
+		}
+		h.snapshot, h.chunks = snap, diffChunks(base, snap)
+	}
 	return h, nil
+}
+
+// chunk is a range of the snapshot that a fresh instance lacks.
+type chunk struct{ off, end uint32 }
+
+const chunkSize = 4096
+
+// diffChunks lists the chunkSize ranges where snap differs from base
+// (base is shorter when the snapshot grew memory), merging neighbours.
+func diffChunks(base, snap []byte) []chunk {
+	var cs []chunk
+	for off := 0; off < len(snap); off += chunkSize {
+		end := min(off+chunkSize, len(snap))
+		var b []byte
+		if off < len(base) {
+			b = base[off:min(end, len(base))]
+		}
+		s := snap[off:end]
+		if len(b) == len(s) && bytes.Equal(b, s) {
+			continue
+		}
+		if len(b) == 0 && isZero(s) {
+			continue // grown memory starts zeroed
+		}
+		if n := len(cs); n > 0 && cs[n-1].end == uint32(off) {
+			cs[n-1].end = uint32(end)
+			continue
+		}
+		cs = append(cs, chunk{uint32(off), uint32(end)})
+	}
+	return cs
+}
+
+func isZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// freshMemory is the memory of an instance that ran no start function.
+func (h *Host) freshMemory(ctx context.Context) ([]byte, error) {
+	r := newRun(noTools, Limits{}.withDefaults(), func() {})
+	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions()
+	mod, err := h.rt.InstantiateModule(withRun(ctx, r), h.compiled, mc)
+	if err != nil {
+		return nil, err
+	}
+	defer mod.Close(ctx)
+	mem := mod.ExportedMemory("memory")
+	if mem == nil {
+		return nil, errors.New("guest lacks a memory export")
+	}
+	b, _ := mem.Read(0, mem.Size())
+	return append([]byte(nil), b...), nil
+}
+
+// takeSnapshot runs ptc_init in a throwaway instance and keeps its memory.
+// The only mutable wasm global the guest has is the stack pointer, which is
+// back at its initial value once ptc_init returns; everything else the C
+// code keeps lives in linear memory.
+func (h *Host) takeSnapshot(ctx context.Context) ([]byte, error) {
+	r := newRun(noTools, Limits{}.withDefaults(), func() {})
+	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").WithRandSource(crand.Reader)
+	mod, err := h.rt.InstantiateModule(withRun(ctx, r), h.compiled, mc)
+	if err != nil {
+		return nil, err
+	}
+	defer mod.Close(ctx)
+	res, err := mod.ExportedFunction("ptc_init").Call(withRun(ctx, r))
+	if err != nil {
+		return nil, err
+	}
+	if len(res) != 1 || api.DecodeI32(res[0]) != 0 {
+		return nil, errors.New("ptc_init failed")
+	}
+	mem := mod.ExportedMemory("memory")
+	if mem == nil {
+		return nil, errors.New("guest lacks a memory export")
+	}
+	b, ok := mem.Read(0, mem.Size())
+	if !ok {
+		return nil, errors.New("read guest memory")
+	}
+	return append([]byte(nil), b...), nil
+}
+
+// restore overwrites a fresh instance's memory with the snapshot.
+func (h *Host) restore(mod api.Module) error {
+	mem := mod.ExportedMemory("memory")
+	if mem == nil {
+		return errors.New("guest lacks a memory export")
+	}
+	if need := uint32(len(h.snapshot)); mem.Size() < need {
+		if _, ok := mem.Grow((need - mem.Size() + 0xffff) >> 16); !ok {
+			return errors.New("grow guest memory to the snapshot size")
+		}
+	}
+	for _, c := range h.chunks {
+		if !mem.Write(c.off, h.snapshot[c.off:c.end]) {
+			return errors.New("write snapshot into guest memory")
+		}
+	}
+	return nil
 }
 
 // Close releases the compiled guest and the runtime. Runs in progress are
@@ -164,6 +289,9 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	defer stopWatch()
 
 	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
+	if h.snapshot != nil {
+		mc = mc.WithStartFunctions() // the snapshot was taken after _initialize
+	}
 	if p.Clock != nil {
 		clock := p.Clock
 		mc = mc.WithWalltime(func() (int64, int32) {
@@ -196,6 +324,13 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		return finish()
 	}
 	defer mod.Close(context.Background())
+	if h.snapshot != nil {
+		if err := h.restore(mod); err != nil {
+			r.fault(KindMemory, "start the guest: "+err.Error())
+			r.fillFrom(out)
+			return finish()
+		}
+	}
 	defer func() {
 		if m := mod.ExportedMemory("memory"); m != nil {
 			out.MemoryBytes = uint64(m.Size())
@@ -272,7 +407,7 @@ func (h *Host) instantiate(ctx context.Context, mc wazero.ModuleConfig) (mod api
 
 // minMemoryBytes is the initial size of the guest's exported memories.
 func (h *Host) minMemoryBytes() uint64 {
-	var n uint64
+	n := uint64(len(h.snapshot))
 	for _, m := range h.compiled.ExportedMemories() {
 		n = max(n, uint64(m.Min())<<16)
 	}

@@ -4,6 +4,7 @@
 // and patched at build time and never committed.
 
 #include <malloc.h>
+#include <sys/time.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,8 @@ enum {
     KIND_DEADLOCK = 4,  // awaiting a promise nothing can settle
     KIND_INTERNAL = 5,
 };
+
+void JS_PtcSeedRandom(JSContext *ctx, uint64_t seed); // random-seed.patch
 
 static JSRuntime *rt;
 static JSContext *ctx;
@@ -181,11 +184,9 @@ static void finish_exception(int32_t kind) {
     JS_FreeCString(ctx, s);
 }
 
-static int setup(uint32_t memory_limit, uint32_t stack_size) {
+static int setup(void) {
     rt = JS_NewRuntime2(&malloc_funcs, NULL);
     if (!rt) return -1;
-    if (memory_limit) JS_SetMemoryLimit(rt, memory_limit);
-    if (stack_size) JS_SetMaxStackSize(rt, stack_size);
     JS_SetInterruptHandler(rt, interrupt_handler, NULL);
     ctx = JS_NewContext(rt);
     if (!ctx) return -1;
@@ -206,6 +207,18 @@ static int setup(uint32_t memory_limit, uint32_t stack_size) {
     return 0;
 }
 
+static int initialised;
+
+// ptc_init creates the runtime, the context and the bootstrap. The host
+// may call it once, snapshot the linear memory, and start later instances
+// from that snapshot; ptc_run calls it itself when it was not called.
+EXPORT("ptc_init") int32_t ptc_init(void) {
+    if (initialised) return 0;
+    if (setup() != 0) return -1;
+    initialised = 1;
+    return 0;
+}
+
 // ptc_alloc gives the host a buffer for the program source.
 EXPORT("ptc_alloc") void *ptc_alloc(uint32_t size) { return malloc(size ? size : 1); }
 
@@ -216,10 +229,16 @@ static const char suffix[] = "\n})";
 // ptc_alloc) to completion and reports the outcome through finish.
 // It returns 0 when finish was called, -1 when setup failed.
 EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit, uint32_t stack_size) {
-    if (setup(memory_limit, stack_size) != 0) {
+    if (ptc_init() != 0) {
         finish_lit(KIND_INTERNAL, "{\"message\":\"guest setup failed\",\"stack\":\"\"}");
         return -1;
     }
+    // Per-run settings, applied after a possible snapshot.
+    if (memory_limit) JS_SetMemoryLimit(rt, memory_limit);
+    if (stack_size) JS_SetMaxStackSize(rt, stack_size);
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    JS_PtcSeedRandom(ctx, (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec);
     size_t total = sizeof(prefix) - 1 + len + sizeof(suffix) - 1;
     char *code = malloc(total + 1);
     if (!code) {
