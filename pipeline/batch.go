@@ -30,7 +30,8 @@ type Batch struct {
 // Config.MaxParallel at once, and each serial call runs alone, after
 // everything before it settled and before anything after it starts. One slow
 // or failing call never ends the batch: a failure is that call's outcome.
-// A call whose preparation failed counts as serial.
+// A call whose preparation failed runs nothing, so it never splits a run of
+// parallel calls.
 func (p *Pipeline) Execute(ctx context.Context, b Batch) []*Outcome {
 	env := Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Log: b.Log}
 	invs := make([]*Invocation, len(b.Calls))
@@ -39,20 +40,25 @@ func (p *Pipeline) Execute(ctx context.Context, b Batch) []*Outcome {
 	}
 	out := make([]*Outcome, len(invs))
 	for i := 0; i < len(invs); {
-		if invs[i].Mode() != registry.Parallel {
+		if !concurrent(invs[i]) {
 			invs[i].ran.Store(true)
 			out[i] = p.run(ctx, invs[i])
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(invs) && invs[j].Mode() == registry.Parallel {
+		for j < len(invs) && concurrent(invs[j]) {
 			j++
 		}
 		p.parallel(ctx, invs[i:j], out[i:j])
 		i = j
 	}
 	return out
+}
+
+// concurrent reports whether inv may run beside other calls.
+func concurrent(inv *Invocation) bool {
+	return inv.err != nil || inv.Mode() == registry.Parallel
 }
 
 // parallel runs invs concurrently, at most p.maxParallel at once, storing

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -54,8 +55,12 @@ func TestPipeline_Execute_parallelOverlap(t *testing.T) {
 	for i := range n {
 		calls = append(calls, call("par", fmt.Sprintf(`{"i":%d}`, i)))
 	}
+	// A call that fails to prepare does not split the parallel run.
+	calls = slices.Insert(calls, n/2, call("missing", `{}`))
 	out := p.Execute(bg, pipeline.Batch{Calls: calls})
-	require.Len(t, out, n)
+	require.Len(t, out, n+1)
+	assert.Equal(t, pipeline.CodeUnknownTool, out[n/2].Code())
+	out = slices.Delete(out, n/2, n/2+1)
 	for i, o := range out {
 		require.True(t, o.OK(), o.Reason())
 		assert.Equal(t, fmt.Sprintf(`{"i":%d}`, i), text(o), "results out of order")
