@@ -48,13 +48,23 @@ const (
 // Sentinel errors. An [*Error] matches the sentinel of its code with
 // [errors.Is]; for the registry's codes the sentinels are the registry's.
 var (
-	ErrDenied                = errors.New("denied")
-	ErrAskUnanswered         = errors.New("approval unanswered")
-	ErrToolFailed            = errors.New("tool failed")
-	ErrToolTimeout           = errors.New("tool timed out")
+	// ErrDenied is matched by every error with [CodeDenied].
+	ErrDenied = errors.New("denied")
+	// ErrAskUnanswered is matched by every error with [CodeAskUnanswered].
+	ErrAskUnanswered = errors.New("approval unanswered")
+	// ErrToolFailed is matched by every error with [CodeToolFailed].
+	ErrToolFailed = errors.New("tool failed")
+	// ErrToolTimeout is matched by every error with [CodeToolTimeout]; it is
+	// also the cause of the context [TimeoutPolicy] cancels.
+	ErrToolTimeout = errors.New("tool timed out")
+	// ErrAbortedBeforeDispatch is matched by every error with
+	// [CodeAbortedBeforeDispatch].
 	ErrAbortedBeforeDispatch = errors.New("aborted before dispatch")
-	ErrAborted               = errors.New("aborted")
-	ErrPostExecuteBlocked    = errors.New("blocked by post-execute policy")
+	// ErrAborted is matched by every error with [CodeAborted].
+	ErrAborted = errors.New("aborted")
+	// ErrPostExecuteBlocked is matched by every error with
+	// [CodePostExecuteBlocked].
+	ErrPostExecuteBlocked = errors.New("blocked by post-execute policy")
 
 	// ErrNoRegistry is returned by [New] when Config.Registry is nil.
 	ErrNoRegistry = errors.New("pipeline: no registry")

@@ -40,6 +40,7 @@ type Event struct {
 // the goroutine running the call, so it must be safe for concurrent use; a
 // panic is recovered and ignored.
 type Log interface {
+	// Record records one event; ctx is the call's context.
 	Record(ctx context.Context, e Event)
 }
 
