@@ -1,0 +1,96 @@
+package sdkgen_test
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/ptchost/ptc/registry"
+	"github.com/ptchost/ptc/sdkgen"
+)
+
+type weatherArgs struct {
+	City string `json:"city"`
+}
+
+type weather struct {
+	TempC float64 `json:"tempC"`
+	Sky   string  `json:"sky"`
+}
+
+func weatherTool() *registry.Tool {
+	return registry.MustDefine(registry.Spec[weatherArgs, weather]{
+		Name:        "get_weather",
+		Description: "Current weather for a city.",
+		Parameters: registry.Object(
+			registry.Required("city", registry.String().Describe("City name")),
+		),
+		Output: registry.Output[weatherArgs, weather]{
+			Schema: registry.Object(
+				registry.Required("tempC", registry.Number()),
+				registry.Required("sky", registry.String()),
+			),
+		},
+		Execute: func(ctx context.Context, a weatherArgs, _ *registry.Exec) (weather, error) {
+			return weather{TempC: 21, Sky: "clear"}, nil
+		},
+	})
+}
+
+func ExampleTypeScript() {
+	tools := sdkgen.FromDefinitions([]*registry.Tool{weatherTool()})
+	fmt.Print(sdkgen.TypeScript(tools))
+	// Output:
+	// declare const tools: {
+	//   /** Current weather for a city. */
+	//   get_weather(args: {
+	//     /** City name */
+	//     city: string;
+	//   }): Promise<{ tempC: number; sky: string }>;
+	// };
+	// /** The rejection of a failed tool call. */
+	// declare class ToolError extends Error {
+	//   name: "ToolError";
+	//   /** The pipeline error code, such as "DENIED" or "TOOL_FAILED". */
+	//   code: string;
+	//   /** The real name of the tool that failed. */
+	//   tool: string;
+	// }
+}
+
+func ExampleJS() {
+	tools := []sdkgen.Tool{
+		{Name: "get_weather"},
+		{Name: "web-search"},
+	}
+	fmt.Print(sdkgen.JS(tools))
+	// Output:
+	// (function () {
+	//   "use strict";
+	//   var call = globalThis.__ptc_call;
+	//   var tools = {
+	//     get_weather: function (args) { return call("get_weather", args); },
+	//     web_search: function (args) { return call("web-search", args); },
+	//   };
+	//   Object.defineProperty(globalThis, "tools", { value: Object.freeze(tools), writable: false, enumerable: false, configurable: false });
+	// })();
+}
+
+func ExampleMethodNames() {
+	tools := []sdkgen.Tool{
+		{Name: "a-b"}, {Name: "a_b"}, {Name: "3d"}, {Name: "delete"}, {Name: "a.b"},
+	}
+	fmt.Println(sdkgen.MethodNames(tools))
+	// Output:
+	// [a_b_2 a_b _3d delete_ a_b_3]
+}
+
+func ExampleFromSchemas() {
+	reg := registry.New()
+	if _, err := reg.Register(weatherTool()); err != nil {
+		panic(err)
+	}
+	tools := sdkgen.FromSchemas(reg.Schemas(registry.Scope{}, nil))
+	fmt.Println(tools[0].Name, tools[0].Output == nil)
+	// Output:
+	// get_weather true
+}

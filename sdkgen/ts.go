@@ -1,0 +1,425 @@
+package sdkgen
+
+import (
+	"strings"
+)
+
+// maxTypeDepth bounds the nesting of generated types; deeper schemas are
+// declared unknown.
+const maxTypeDepth = 24
+
+// inlineWidth is the longest object type printed on one line.
+const inlineWidth = 72
+
+// Type precedences, loosest first, to know when to parenthesise.
+const (
+	precUnion = iota
+	precInter
+	precPrimary
+)
+
+// toolErrorDecl declares the guest's ToolError class.
+const toolErrorDecl = `/** The rejection of a failed tool call. */
+declare class ToolError extends Error {
+  name: "ToolError";
+  /** The pipeline error code, such as "DENIED" or "TOOL_FAILED". */
+  code: string;
+  /** The real name of the tool that failed. */
+  tool: string;
+}
+`
+
+// TypeScript returns the declarations of the tools object (one method per
+// tool, named by [MethodNames], in input order) and of the ToolError class,
+// as they go into run_code's description.
+func TypeScript(tools []Tool) string {
+	names := MethodNames(tools)
+	var b strings.Builder
+	b.WriteString("declare const tools: {")
+	if len(tools) > 0 {
+		b.WriteString("\n")
+	}
+	for i, t := range tools {
+		params := parseSchema(t.Parameters)
+		var docs []string
+		if d := strings.TrimSpace(t.Description); d != "" {
+			docs = append(docs, d)
+		}
+		if names[i] != t.Name {
+			docs = append(docs, "Calls the tool "+quote(t.Name)+".")
+		}
+		writeDoc(&b, "  ", docs)
+		b.WriteString("  ")
+		b.WriteString(names[i])
+		b.WriteString("(args")
+		if argsOptional(params) {
+			b.WriteString("?")
+		}
+		b.WriteString(": ")
+		at, _ := typeOf(params, "  ", 0, true)
+		b.WriteString(at)
+		b.WriteString("): Promise<")
+		var ot string
+		if t.Output == nil {
+			ot = "unknown"
+		} else {
+			ot, _ = typeOf(parseSchema(t.Output), "  ", 0, false)
+		}
+		b.WriteString(ot)
+		b.WriteString(">;\n")
+	}
+	b.WriteString("};\n")
+	b.WriteString(toolErrorDecl)
+	return b.String()
+}
+
+// parseSchema parses a JSON Schema document; nil when it is not JSON.
+func parseSchema(raw []byte) *node {
+	if len(raw) == 0 {
+		return nil
+	}
+	n, err := parseNode(raw)
+	if err != nil {
+		return nil
+	}
+	return n
+}
+
+// argsOptional reports whether a call may omit the argument object: the
+// schema is a plain object schema with no required property.
+func argsOptional(n *node) bool {
+	if n == nil || n.kind != kObject {
+		return false
+	}
+	for _, k := range []string{"oneOf", "anyOf", "allOf", "const", "enum", "$ref", "not"} {
+		if n.get(k) != nil {
+			return false
+		}
+	}
+	if t := n.get("type"); t == nil || t.kind != kString || t.s != "object" {
+		return false
+	}
+	r := n.get("required")
+	return r == nil || r.kind != kArray || len(r.elems) == 0
+}
+
+// writeDoc writes a doc comment holding the paragraphs docs, or nothing.
+func writeDoc(b *strings.Builder, ind string, docs []string) {
+	var lines []string
+	for _, d := range docs {
+		for _, l := range splitLines(d) {
+			lines = append(lines, strings.TrimRight(strings.ReplaceAll(l, "*/", "*\\/"), " \t"))
+		}
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) == 0 {
+		return
+	}
+	if len(lines) == 1 {
+		b.WriteString(ind + "/** " + lines[0] + " */\n")
+		return
+	}
+	b.WriteString(ind + "/**\n")
+	for _, l := range lines {
+		if l == "" {
+			b.WriteString(ind + " *\n")
+		} else {
+			b.WriteString(ind + " * " + l + "\n")
+		}
+	}
+	b.WriteString(ind + " */\n")
+}
+
+// splitLines splits s at every JavaScript line terminator.
+func splitLines(s string) []string {
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.Split(strings.Map(func(r rune) rune {
+		switch r {
+		case '\r', '\u2028', '\u2029':
+			return '\n'
+		}
+		return r
+	}, s), "\n")
+}
+
+// typeOf returns the TypeScript type of the schema n, printed for
+// indentation ind, and its precedence. top forces an object type onto
+// several lines.
+func typeOf(n *node, ind string, depth int, top bool) (string, int) {
+	if n == nil || depth > maxTypeDepth {
+		return "unknown", precPrimary
+	}
+	switch n.kind {
+	case kBool:
+		if n.b {
+			return "unknown", precPrimary
+		}
+		return "never", precPrimary
+	case kObject:
+	default:
+		return "unknown", precPrimary
+	}
+	if c := n.get("const"); c != nil {
+		if lit, ok := literal(c); ok {
+			return lit, precPrimary
+		}
+		return "unknown", precPrimary
+	}
+	if e := n.get("enum"); e != nil && e.kind == kArray {
+		var lits []string
+		for _, v := range e.elems {
+			lit, ok := literal(v)
+			if !ok {
+				return "unknown", precPrimary
+			}
+			lits = append(lits, lit)
+		}
+		return union(lits)
+	}
+	var conj []string
+	var precs []int
+	add := func(s string, p int) {
+		if s == "unknown" {
+			return
+		}
+		conj = append(conj, s)
+		precs = append(precs, p)
+	}
+	add(baseType(n, ind, depth, top))
+	for _, k := range []string{"oneOf", "anyOf"} {
+		if v := n.get(k); v != nil && v.kind == kArray {
+			var alts []string
+			for _, a := range v.elems {
+				s, p := typeOf(a, ind, depth+1, false)
+				alts = append(alts, paren(s, p, precInter))
+			}
+			if len(alts) == 0 {
+				add("never", precPrimary)
+			} else {
+				add(union(alts))
+			}
+		}
+	}
+	if v := n.get("allOf"); v != nil && v.kind == kArray {
+		for _, a := range v.elems {
+			add(typeOf(a, ind, depth+1, false))
+		}
+	}
+	switch len(conj) {
+	case 0:
+		return "unknown", precPrimary
+	case 1:
+		return conj[0], precs[0]
+	}
+	var parts []string
+	seen := map[string]bool{}
+	for i, c := range conj {
+		s := paren(c, precs[i], precInter)
+		if !seen[s] {
+			seen[s] = true
+			parts = append(parts, s)
+		}
+	}
+	if len(parts) == 1 {
+		return parts[0], precPrimary
+	}
+	return strings.Join(parts, " & "), precInter
+}
+
+// paren parenthesises s when its precedence p is looser than want.
+func paren(s string, p, want int) string {
+	if p < want {
+		return "(" + s + ")"
+	}
+	return s
+}
+
+// union joins distinct alternatives; unknown absorbs the others.
+func union(alts []string) (string, int) {
+	var out []string
+	seen := map[string]bool{}
+	for _, a := range alts {
+		if a == "unknown" {
+			return "unknown", precPrimary
+		}
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	switch len(out) {
+	case 0:
+		return "never", precPrimary
+	case 1:
+		return out[0], precPrimary
+	}
+	return strings.Join(out, " | "), precUnion
+}
+
+// literal returns the TypeScript literal type of a scalar JSON value.
+func literal(v *node) (string, bool) {
+	switch v.kind {
+	case kNull:
+		return "null", true
+	case kBool, kNumber:
+		return v.compact(), true
+	case kString:
+		return quote(v.s), true
+	}
+	return "", false
+}
+
+// baseType is the type given by the "type" keyword, or by the shape
+// keywords when it is absent.
+func baseType(n *node, ind string, depth int, top bool) (string, int) {
+	var types []string
+	switch t := n.get("type"); {
+	case t == nil:
+		switch {
+		case n.get("properties") != nil || n.get("additionalProperties") != nil || n.get("required") != nil:
+			types = []string{"object"}
+		case n.get("items") != nil:
+			types = []string{"array"}
+		}
+	case t.kind == kString:
+		types = []string{t.s}
+	case t.kind == kArray:
+		for _, e := range t.elems {
+			if e.kind != kString {
+				return "unknown", precPrimary
+			}
+			types = append(types, e.s)
+		}
+	}
+	if len(types) == 0 {
+		return "unknown", precPrimary
+	}
+	var alts []string
+	for _, t := range types {
+		var s string
+		switch t {
+		case "string":
+			s = "string"
+		case "number", "integer":
+			s = "number"
+		case "boolean":
+			s = "boolean"
+		case "null":
+			s = "null"
+		case "array":
+			s = arrayType(n, ind, depth)
+		case "object":
+			s = objectType(n, ind, depth, top)
+		default:
+			s = "unknown"
+		}
+		alts = append(alts, s)
+	}
+	return union(alts)
+}
+
+func arrayType(n *node, ind string, depth int) string {
+	items := n.get("items")
+	if items == nil || items.kind != kObject && items.kind != kBool {
+		return "unknown[]"
+	}
+	s, p := typeOf(items, ind, depth+1, false)
+	return paren(s, p, precPrimary) + "[]"
+}
+
+// field is one member of an object type literal.
+type field struct {
+	doc  []string
+	text string
+}
+
+func objectType(n *node, ind string, depth int, top bool) string {
+	inner := ind + "  "
+	required := map[string]bool{}
+	if r := n.get("required"); r != nil && r.kind == kArray {
+		for _, e := range r.elems {
+			if e.kind == kString {
+				required[e.s] = true
+			}
+		}
+	}
+	var fields []field
+	hasDoc := false
+	seen := map[string]bool{}
+	if p := n.get("properties"); p != nil && p.kind == kObject {
+		for i, name := range p.keys {
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			ps := p.elems[i]
+			var f field
+			if ps.kind == kObject {
+				if d := ps.get("description"); d != nil && d.kind == kString {
+					if t := strings.TrimSpace(d.s); t != "" {
+						f.doc = append(f.doc, t)
+					}
+				}
+				if d := ps.get("default"); d != nil {
+					f.doc = append(f.doc, "@default "+d.compact())
+				}
+			}
+			hasDoc = hasDoc || len(f.doc) > 0
+			key := name
+			if !isIdent(name) {
+				key = quote(name)
+			}
+			if !required[name] {
+				key += "?"
+			}
+			t, _ := typeOf(ps, inner, depth+1, false)
+			f.text = key + ": " + t
+			fields = append(fields, f)
+		}
+	}
+	if r := n.get("required"); r != nil && r.kind == kArray {
+		for _, e := range r.elems {
+			if e.kind != kString || seen[e.s] {
+				continue
+			}
+			seen[e.s] = true
+			key := e.s
+			if !isIdent(key) {
+				key = quote(key)
+			}
+			fields = append(fields, field{text: key + ": unknown"})
+		}
+	}
+	if ap := n.get("additionalProperties"); ap != nil && (ap.kind == kObject || ap.kind == kBool && ap.b) {
+		t := "unknown"
+		if len(fields) == 0 {
+			t, _ = typeOf(ap, inner, depth+1, false)
+		}
+		fields = append(fields, field{text: "[key: string]: " + t})
+	}
+	if len(fields) == 0 {
+		return "{}"
+	}
+	if !top && !hasDoc {
+		var parts []string
+		multi := false
+		for _, f := range fields {
+			parts = append(parts, f.text)
+			multi = multi || strings.Contains(f.text, "\n")
+		}
+		s := "{ " + strings.Join(parts, "; ") + " }"
+		if !multi && len(s) <= inlineWidth {
+			return s
+		}
+	}
+	var b strings.Builder
+	b.WriteString("{\n")
+	for _, f := range fields {
+		writeDoc(&b, inner, f.doc)
+		b.WriteString(inner + f.text + ";\n")
+	}
+	b.WriteString(ind + "}")
+	return b.String()
+}
