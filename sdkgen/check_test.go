@@ -3,6 +3,7 @@ package sdkgen
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -118,6 +119,14 @@ func FuzzGenerate(f *testing.F) {
 		if len(output) == 0 {
 			tool.Output = nil
 		}
+		if n, err := parseNode(params); (err == nil) != json.Valid(params) && err != errTooDeep {
+			t.Fatalf("parseNode(%q): %v, json.Valid: %v", params, err, json.Valid(params))
+		} else if err == nil {
+			var want, got any
+			if json.Unmarshal(params, &want) == nil && json.Unmarshal([]byte(n.compact()), &got) == nil && !reflect.DeepEqual(want, got) && !hasDupKeys(n) {
+				t.Fatalf("parseNode(%q) round trip: %s", params, n.compact())
+			}
+		}
 		tools := []Tool{tool, {Name: name}, {Name: "x", Parameters: output}}
 		ts, js := TypeScript(tools), JS(tools)
 		if ts != TypeScript(tools) || js != JS(tools) {
@@ -138,4 +147,22 @@ func FuzzGenerate(f *testing.F) {
 			seen[n] = true
 		}
 	})
+}
+
+// hasDupKeys reports whether an object in n repeats a key (encoding/json
+// keeps the last, parseNode's get the first).
+func hasDupKeys(n *node) bool {
+	seen := map[string]bool{}
+	for _, k := range n.keys {
+		if seen[k] {
+			return true
+		}
+		seen[k] = true
+	}
+	for _, e := range n.elems {
+		if hasDupKeys(e) {
+			return true
+		}
+	}
+	return false
 }

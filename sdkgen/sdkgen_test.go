@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptchost/ptc/registry"
 )
@@ -224,5 +225,24 @@ func TestGenerate_stable(t *testing.T) {
 	}
 	if err := balanced(js); err != nil {
 		t.Error(err)
+	}
+}
+
+// A list of repeated types at every level once took time exponential in
+// the depth (found by FuzzGenerate).
+func TestTypeScript_repeatedTypesRegression(t *testing.T) {
+	s := `{"type":"string"}`
+	for range 24 {
+		s = `{"type":["object","object","object","array"],"items":{},"properties":{"a":` + s + `}}`
+	}
+	done := make(chan string)
+	go func() { done <- TypeScript([]Tool{{Name: "t", Parameters: json.RawMessage(s)}}) }()
+	select {
+	case out := <-done:
+		if err := balanced(out); err != nil {
+			t.Error(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("generation did not finish in 10s")
 	}
 }

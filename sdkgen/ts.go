@@ -1,6 +1,7 @@
 package sdkgen
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -297,7 +298,10 @@ func baseType(n *node, ind string, depth int, top bool) (string, int) {
 		return "unknown", precPrimary
 	}
 	var alts []string
-	for _, t := range types {
+	for i, t := range types {
+		if slices.Contains(types[:i], t) || t == "integer" && slices.Contains(types[:i], "number") || t == "number" && slices.Contains(types[:i], "integer") {
+			continue // each shape is rendered once: no blow-up on repeated types
+		}
 		var s string
 		switch t {
 		case "string":
