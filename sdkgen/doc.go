@@ -29,15 +29,18 @@
 // properties in declaration order, optional ones marked "?" (a required
 // name the object does not list is a property of type unknown); enum and const
 // → a union of literal types; oneOf and anyOf → a union; allOf → an
-// intersection; a list of types → a union; true, {} and anything not
-// understood ($ref, an author-only JSON value) → unknown; false → never. An
+// intersection; a list of types → a union; a local $ref ("#/...") → the
+// type it points at; true, {} and anything not understood (a remote $ref,
+// an author-only JSON value) → unknown; false → never. An
 // object gets an index signature only when additionalProperties is
 // explicitly true or a schema: [key: string]: T when the object lists no
 // properties, [key: string]: unknown otherwise (so listed properties stay
 // assignable). Descriptions become doc comments ("*/" is written "*\/"),
 // defaults become @default tags. Property names that are not identifiers
-// are quoted. Nesting deeper than 24 levels is cut to unknown. The args
-// parameter is optional when the argument object has no required property.
+// are quoted. Nesting deeper than 24 levels, and anything past 10000
+// rendered schema nodes in one type (recursive $refs), is cut to unknown.
+// The args parameter is optional when the argument object has no required
+// property.
 //
 // # Method names
 //

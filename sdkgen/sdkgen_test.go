@@ -13,7 +13,8 @@ import (
 // tsOf returns the generated type of schema as an output type.
 func tsOf(t *testing.T, schema string) string {
 	t.Helper()
-	s, _ := typeOf(parseSchema([]byte(schema)), "", 0, false)
+	n := parseSchema([]byte(schema))
+	s, _ := newGen(n).typeOf(n, "", 0, false)
 	return s
 }
 
@@ -29,7 +30,12 @@ func TestTypeScript_types(t *testing.T) {
 		{"true", `true`, "unknown"},
 		{"false", `false`, "never"},
 		{"empty", `{}`, "unknown"},
-		{"ref", `{"$ref":"#/$defs/x"}`, "unknown"},
+		{"ref unresolved", `{"$ref":"#/$defs/x"}`, "unknown"},
+		{"ref remote", `{"$ref":"https://example.com/s.json"}`, "unknown"},
+		{"ref", `{"type":"object","properties":{"p":{"$ref":"#/$defs/pt"}},"$defs":{"pt":{"type":"object","properties":{"x":{"type":"number"}},"required":["x"]}}}`, "{ p?: { x: number } }"},
+		{"ref escaped", `{"$ref":"#/$defs/a~1b~0c","$defs":{"a/b~c":{"type":"string"}}}`, "string"},
+		{"ref array index", `{"$ref":"#/$defs/l/1","$defs":{"l":[{"type":"string"},{"type":"null"}]}}`, "null"},
+		{"ref and description", `{"$ref":"#/$defs/s","description":"d","$defs":{"s":{"enum":["a"]}}}`, `"a"`},
 		{"type list", `{"type":["string","null"]}`, "string | null"},
 		{"array", `{"type":"array","items":{"type":"string"}}`, "string[]"},
 		{"array any", `{"type":"array"}`, "unknown[]"},
@@ -244,5 +250,25 @@ func TestTypeScript_repeatedTypesRegression(t *testing.T) {
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("generation did not finish in 10s")
+	}
+}
+
+func TestTypeScript_refBudget(t *testing.T) {
+	// Two references per level double the work at every level; the visit
+	// budget keeps the output bounded.
+	s := `{"$ref":"#/$defs/a","$defs":{"a":{"type":"object","properties":{"x":{"$ref":"#/$defs/a"},"y":{"$ref":"#/$defs/a"}}}}}`
+	start := time.Now()
+	out := TypeScript([]Tool{{Name: "t", Parameters: json.RawMessage(s)}})
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+	if len(out) > 64<<20 {
+		t.Errorf("output is %d bytes", len(out))
+	}
+	if err := balanced(out); err != nil {
+		t.Error(err)
+	}
+	if !strings.Contains(out, "x?: unknown") {
+		t.Error("recursion was not cut to unknown")
 	}
 }

@@ -2,6 +2,7 @@ package sdkgen
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -57,14 +58,15 @@ func TypeScript(tools []Tool) string {
 			b.WriteString("?")
 		}
 		b.WriteString(": ")
-		at, _ := typeOf(params, "  ", 0, true)
+		at, _ := newGen(params).typeOf(params, "  ", 0, true)
 		b.WriteString(at)
 		b.WriteString("): Promise<")
 		var ot string
 		if t.Output == nil {
 			ot = "unknown"
 		} else {
-			ot, _ = typeOf(parseSchema(t.Output), "  ", 0, false)
+			out := parseSchema(t.Output)
+			ot, _ = newGen(out).typeOf(out, "  ", 0, false)
 		}
 		b.WriteString(ot)
 		b.WriteString(">;\n")
@@ -145,11 +147,55 @@ func splitLines(s string) []string {
 	}, s), "\n")
 }
 
+// maxVisits bounds the schema nodes rendered for one type, so that $refs
+// used many times cannot blow the output up; the rest is unknown.
+const maxVisits = 10000
+
+// gen renders the types of one schema document.
+type gen struct {
+	root   *node
+	budget int
+}
+
+func newGen(root *node) *gen { return &gen{root: root, budget: maxVisits} }
+
+// resolve returns the node a local $ref ("#" or "#/json/pointer") points
+// at in the document, or nil.
+func (g *gen) resolve(ref string) *node {
+	if ref == "#" {
+		return g.root
+	}
+	rest, ok := strings.CutPrefix(ref, "#/")
+	if !ok {
+		return nil
+	}
+	n := g.root
+	for tok := range strings.SplitSeq(rest, "/") {
+		tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
+		switch {
+		case n == nil:
+			return nil
+		case n.kind == kObject:
+			n = n.get(tok)
+		case n.kind == kArray:
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n.elems) {
+				return nil
+			}
+			n = n.elems[i]
+		default:
+			return nil
+		}
+	}
+	return n
+}
+
 // typeOf returns the TypeScript type of the schema n, printed for
 // indentation ind, and its precedence. top forces an object type onto
 // several lines.
-func typeOf(n *node, ind string, depth int, top bool) (string, int) {
-	if n == nil || depth > maxTypeDepth {
+func (g *gen) typeOf(n *node, ind string, depth int, top bool) (string, int) {
+	g.budget--
+	if n == nil || depth > maxTypeDepth || g.budget < 0 {
 		return "unknown", precPrimary
 	}
 	switch n.kind {
@@ -188,12 +234,15 @@ func typeOf(n *node, ind string, depth int, top bool) (string, int) {
 		conj = append(conj, s)
 		precs = append(precs, p)
 	}
-	add(baseType(n, ind, depth, top))
+	add(g.baseType(n, ind, depth, top))
+	if r := n.get("$ref"); r != nil && r.kind == kString {
+		add(g.typeOf(g.resolve(r.s), ind, depth+1, top))
+	}
 	for _, k := range []string{"oneOf", "anyOf"} {
 		if v := n.get(k); v != nil && v.kind == kArray {
 			var alts []string
 			for _, a := range v.elems {
-				s, p := typeOf(a, ind, depth+1, false)
+				s, p := g.typeOf(a, ind, depth+1, false)
 				alts = append(alts, paren(s, p, precInter))
 			}
 			if len(alts) == 0 {
@@ -205,7 +254,7 @@ func typeOf(n *node, ind string, depth int, top bool) (string, int) {
 	}
 	if v := n.get("allOf"); v != nil && v.kind == kArray {
 		for _, a := range v.elems {
-			add(typeOf(a, ind, depth+1, false))
+			add(g.typeOf(a, ind, depth+1, false))
 		}
 	}
 	switch len(conj) {
@@ -274,7 +323,7 @@ func literal(v *node) (string, bool) {
 
 // baseType is the type given by the "type" keyword, or by the shape
 // keywords when it is absent.
-func baseType(n *node, ind string, depth int, top bool) (string, int) {
+func (g *gen) baseType(n *node, ind string, depth int, top bool) (string, int) {
 	var types []string
 	switch t := n.get("type"); {
 	case t == nil:
@@ -313,9 +362,9 @@ func baseType(n *node, ind string, depth int, top bool) (string, int) {
 		case "null":
 			s = "null"
 		case "array":
-			s = arrayType(n, ind, depth)
+			s = g.arrayType(n, ind, depth)
 		case "object":
-			s = objectType(n, ind, depth, top)
+			s = g.objectType(n, ind, depth, top)
 		default:
 			s = "unknown"
 		}
@@ -324,12 +373,12 @@ func baseType(n *node, ind string, depth int, top bool) (string, int) {
 	return union(alts)
 }
 
-func arrayType(n *node, ind string, depth int) string {
+func (g *gen) arrayType(n *node, ind string, depth int) string {
 	items := n.get("items")
 	if items == nil || items.kind != kObject && items.kind != kBool {
 		return "unknown[]"
 	}
-	s, p := typeOf(items, ind, depth+1, false)
+	s, p := g.typeOf(items, ind, depth+1, false)
 	return paren(s, p, precPrimary) + "[]"
 }
 
@@ -339,7 +388,7 @@ type field struct {
 	text string
 }
 
-func objectType(n *node, ind string, depth int, top bool) string {
+func (g *gen) objectType(n *node, ind string, depth int, top bool) string {
 	inner := ind + "  "
 	required := map[string]bool{}
 	if r := n.get("required"); r != nil && r.kind == kArray {
@@ -378,7 +427,7 @@ func objectType(n *node, ind string, depth int, top bool) string {
 			if !required[name] {
 				key += "?"
 			}
-			t, _ := typeOf(ps, inner, depth+1, false)
+			t, _ := g.typeOf(ps, inner, depth+1, false)
 			f.text = key + ": " + t
 			fields = append(fields, f)
 		}
@@ -399,7 +448,7 @@ func objectType(n *node, ind string, depth int, top bool) string {
 	if ap := n.get("additionalProperties"); ap != nil && (ap.kind == kObject || ap.kind == kBool && ap.b) {
 		t := "unknown"
 		if len(fields) == 0 {
-			t, _ = typeOf(ap, inner, depth+1, false)
+			t, _ = g.typeOf(ap, inner, depth+1, false)
 		}
 		fields = append(fields, field{text: "[key: string]: " + t})
 	}
