@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -271,4 +272,21 @@ func TestTypeScript_refBudget(t *testing.T) {
 	if !strings.Contains(out, "x?: unknown") {
 		t.Error("recursion was not cut to unknown")
 	}
+}
+
+func TestGenerate_hammer(t *testing.T) {
+	tools := benchTools(20)
+	ts, js := TypeScript(tools), JS(tools)
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Go(func() {
+			for range 10 {
+				if TypeScript(tools) != ts || JS(tools) != js {
+					t.Error("concurrent generation differs")
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
