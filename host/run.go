@@ -118,19 +118,18 @@ func (r *run) shutdown() {
 // was reached and the guest must stop.
 func (r *run) write(line string) bool {
 	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.outBytes+len(line)+1 > r.lim.OutputBytes {
-		if r.reason.Load() != int32(stopOutputLimit) {
-			r.output = append(r.output, TruncationMarker)
-		}
-		r.mu.Unlock()
-		r.stop(stopOutputLimit)
-		r.mu.Lock()
-		return false
+	fits := r.outBytes+len(line)+1 <= r.lim.OutputBytes
+	if fits {
+		r.outBytes += len(line) + 1
+		r.output = append(r.output, line)
+	} else if r.reason.Load() != int32(stopOutputLimit) {
+		r.output = append(r.output, TruncationMarker)
 	}
-	r.outBytes += len(line) + 1
-	r.output = append(r.output, line)
-	return true
+	r.mu.Unlock()
+	if !fits {
+		r.stop(stopOutputLimit)
+	}
+	return fits
 }
 
 // start begins a subcall and returns its id, or -1 when the guest must stop.
