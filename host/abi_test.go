@@ -202,9 +202,9 @@ func readDelivered(b *wg.Body, ptr int32, delta int32) *wg.Body {
 // echoDispatcher answers every subcall with {"echo":NAME} and counts them.
 type echoDispatcher struct{ calls atomic.Int32 }
 
-func (d *echoDispatcher) Dispatch(_ context.Context, name string, _ json.RawMessage) host.Reply {
+func (d *echoDispatcher) Dispatch(_ context.Context, c host.Call) host.Reply {
 	d.calls.Add(1)
-	v, _ := json.Marshal(map[string]string{"echo": name})
+	v, _ := json.Marshal(map[string]string{"echo": c.Name})
 	return host.Reply{Value: v}
 }
 
@@ -490,7 +490,7 @@ func TestHostileGuestsShareAHost(t *testing.T) {
 func TestHostileDispatcherCancelled(t *testing.T) {
 	var cancelled atomic.Bool
 	entered := make(chan struct{})
-	d := host.DispatcherFunc(func(ctx context.Context, _ string, _ json.RawMessage) host.Reply {
+	d := host.DispatcherFunc(func(ctx context.Context, _ host.Call) host.Reply {
 		close(entered)
 		<-ctx.Done()
 		cancelled.Store(true)

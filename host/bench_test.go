@@ -2,16 +2,16 @@ package host_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/ptchost/ptc/host"
 )
 
 // echo answers every subcall with its arguments, at once.
-var echo = host.DispatcherFunc(func(_ context.Context, _ string, args json.RawMessage) host.Reply {
-	return host.Reply{Value: args}
+var echo = host.DispatcherFunc(func(_ context.Context, c host.Call) host.Reply {
+	return host.Reply{Value: c.Args}
 })
 
 func BenchmarkHost_New(b *testing.B) {
@@ -70,6 +70,27 @@ func BenchmarkHost_Run(b *testing.B) {
 		benchRun(b, h, host.Program{Dispatcher: echo, Source: `
 			const r = await Promise.all(Array.from({length: 100}, (_, i) => __ptc_call("echo", {i})));
 			return r.length`}, "100")
+	})
+	// A prelude of 200 small functions: evaluated per run ("uncached",
+	// a new prelude each time) against started from its cached image.
+	var sdk strings.Builder
+	sdk.WriteString("globalThis.tools = Object.freeze({")
+	for i := range 200 {
+		fmt.Fprintf(&sdk, "t%d: (a) => __ptc_call(\"t%d\", a),\n", i, i)
+	}
+	sdk.WriteString("});")
+	b.Run("prelude_200_cached", func(b *testing.B) {
+		benchRun(b, h, host.Program{Prelude: sdk.String(), Source: `return Object.keys(tools).length`}, "200")
+	})
+	b.Run("prelude_200_uncached", func(b *testing.B) {
+		n := 0
+		for b.Loop() {
+			n++
+			p := host.Program{Prelude: sdk.String() + "//" + fmt.Sprint(n), Source: `return Object.keys(tools).length`}
+			if out := h.Run(context.Background(), p); out.Text() != "200" {
+				b.Fatal(out.Text())
+			}
+		}
 	})
 	b.Run("memory_grow_40MB", func(b *testing.B) {
 		benchRun(b, h, host.Program{Source: `

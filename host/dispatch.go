@@ -8,17 +8,30 @@ import (
 // Dispatcher serves a program's subcalls. Dispatch is called on its own
 // goroutine for each subcall, with a context that is cancelled when the run
 // ends; it must honour that context and return. Dispatch may be called
-// concurrently, up to the run's in-flight limit.
+// concurrently, up to the run's in-flight limit, and the goroutines may
+// reach it in any order: Call.Seq gives the order the program issued them.
 type Dispatcher interface {
-	Dispatch(ctx context.Context, name string, args json.RawMessage) Reply
+	Dispatch(ctx context.Context, call Call) Reply
 }
 
 // DispatcherFunc adapts a function to a Dispatcher.
-type DispatcherFunc func(ctx context.Context, name string, args json.RawMessage) Reply
+type DispatcherFunc func(ctx context.Context, call Call) Reply
 
 // Dispatch calls f.
-func (f DispatcherFunc) Dispatch(ctx context.Context, name string, args json.RawMessage) Reply {
-	return f(ctx, name, args)
+func (f DispatcherFunc) Dispatch(ctx context.Context, call Call) Reply {
+	return f(ctx, call)
+}
+
+// Call is one subcall as the program issued it.
+type Call struct {
+	// Seq numbers the run's subcalls from 1 in the order the program
+	// started them.
+	Seq int
+	// Name is the tool name the program called.
+	Name string
+	// Args are the call's arguments: valid JSON, as the program's
+	// JSON.stringify produced them.
+	Args json.RawMessage
 }
 
 // Reply is the result of one subcall: a JSON value on success, or an error
@@ -41,8 +54,8 @@ type CallError struct {
 func (e *CallError) Error() string { return e.Code + ": " + e.Message }
 
 // noTools is the dispatcher used when a run has none.
-var noTools = DispatcherFunc(func(_ context.Context, name string, _ json.RawMessage) Reply {
-	return Reply{Err: &CallError{Code: "UNKNOWN_TOOL", Message: "unknown tool: " + name}}
+var noTools = DispatcherFunc(func(_ context.Context, call Call) Reply {
+	return Reply{Err: &CallError{Code: "UNKNOWN_TOOL", Message: "unknown tool: " + call.Name}}
 })
 
 // envelope encodes a reply as the guest's settle function expects it.

@@ -53,11 +53,13 @@ type Host struct {
 	compiled wazero.CompiledModule
 	cache    wazero.CompilationCache
 	mode     Cancellation
-	// snapshot is the guest's linear memory right after ptc_init: each run
-	// starts from it instead of creating a QuickJS context anew. Only the
-	// chunks that differ from a freshly instantiated memory are written.
-	snapshot []byte
-	chunks   []chunk
+	// base is the guest's linear memory right after ptc_init: each run
+	// starts from it (or from a prelude's image built on it) instead of
+	// creating a QuickJS context anew. nil when the guest has no ptc_init.
+	base *image
+	// fresh is the memory of a new instance, which images are diffed against.
+	fresh    []byte
+	preludes preludeCache
 
 	closeOnce sync.Once
 }
@@ -109,7 +111,8 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 			h.Close(ctx)
 			return nil, fmt.Errorf("host: initialise guest: %w", err)
 		}
-		h.snapshot, h.chunks = snap, diffChunks(base, snap)
+		h.fresh = base
+		h.base = &image{mem: snap, chunks: diffChunks(base, snap)}
 	}
 	return h, nil
 }
@@ -201,19 +204,19 @@ func (h *Host) takeSnapshot(ctx context.Context) ([]byte, error) {
 	return append([]byte(nil), b...), nil
 }
 
-// restore overwrites a fresh instance's memory with the snapshot.
-func (h *Host) restore(mod api.Module) error {
+// restore overwrites a fresh instance's memory with img.
+func restore(mod api.Module, img *image) error {
 	mem := mod.ExportedMemory("memory")
 	if mem == nil {
 		return errors.New("guest lacks a memory export")
 	}
-	if need := uint32(len(h.snapshot)); mem.Size() < need {
+	if need := uint32(len(img.mem)); mem.Size() < need {
 		if _, ok := mem.Grow((need - mem.Size() + 0xffff) >> 16); !ok {
 			return errors.New("grow guest memory to the snapshot size")
 		}
 	}
-	for _, c := range h.chunks {
-		if !mem.Write(c.off, h.snapshot[c.off:c.end]) {
+	for _, c := range img.chunks {
+		if !mem.Write(c.off, img.mem[c.off:c.end]) {
 			return errors.New("write snapshot into guest memory")
 		}
 	}
@@ -249,6 +252,11 @@ type Program struct {
 	Clock func() time.Time
 	// Random, when set, replaces the guest's random source.
 	Random io.Reader
+	// Prelude, when set, is a trusted script (the generated tools SDK)
+	// evaluated in the global scope before the program. The host keeps a
+	// snapshot of the guest after each recent prelude, so a run with a
+	// prelude it has seen starts as fast as one without.
+	Prelude string
 }
 
 // Run executes p in a fresh guest instance and returns its outcome. Run
@@ -288,8 +296,17 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	stopWatch := context.AfterFunc(runCtx, func() { r.stop(stopFromContext(runCtx)) })
 	defer stopWatch()
 
+	img := h.base
+	if p.Prelude != "" && h.base != nil {
+		var err error
+		if img, err = h.preludeImage(ctx, p.Prelude); err != nil {
+			r.fault(KindInternal, err.Error())
+			r.fillFrom(out)
+			return finish()
+		}
+	}
 	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
-	if h.snapshot != nil {
+	if img != nil {
 		mc = mc.WithStartFunctions() // the snapshot was taken after _initialize
 	}
 	if p.Clock != nil {
@@ -309,7 +326,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 
 	alloc := newAllocator(pageLimitBytes(lim.MemoryBytes))
 	callCtx := withRun(experimental.WithMemoryAllocator(callsCtx, alloc), r)
-	if min := h.minMemoryBytes(); min > pageLimitBytes(lim.MemoryBytes) {
+	if min := h.minMemoryBytes(img); min > pageLimitBytes(lim.MemoryBytes) {
 		r.fault(KindMemory, "the guest's initial memory of "+strconv.FormatUint(min, 10)+" bytes exceeds the memory limit")
 		r.fillFrom(out)
 		return finish()
@@ -324,8 +341,8 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		return finish()
 	}
 	defer mod.Close(context.Background())
-	if h.snapshot != nil {
-		if err := h.restore(mod); err != nil {
+	if img != nil {
+		if err := restore(mod, img); err != nil {
 			r.fault(KindMemory, "start the guest: "+err.Error())
 			r.fillFrom(out)
 			return finish()
@@ -337,6 +354,19 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		}
 	}()
 
+	if p.Prelude != "" && img == nil {
+		// No snapshot support (a test guest): evaluate the prelude here.
+		if err := r.prelude(callCtx, mod, p.Prelude); err != nil {
+			r.callFailed(err)
+			r.fillFrom(out)
+			return finish()
+		}
+		if r.hasOutcome() {
+			r.fillFrom(out)
+			out.Kind, out.Message, out.Stack = KindInternal, r.preludeError().Error(), ""
+			return finish()
+		}
+	}
 	err = r.exec(callCtx, mod, p.Source)
 	if runCtx.Err() != nil {
 		// The watcher runs on its own goroutine; record the reason now so
@@ -364,34 +394,68 @@ func stopFromContext(ctx context.Context) stopReason {
 	}
 }
 
-// exec copies the source into the guest and runs it.
-func (r *run) exec(ctx context.Context, mod api.Module, src string) error {
+// load copies src into a guest buffer from ptc_alloc; 0 means the guest
+// is out of memory (recorded as a fault).
+func (r *run) load(ctx context.Context, mod api.Module, src string) (uint32, error) {
 	alloc := mod.ExportedFunction("ptc_alloc")
-	runFn := mod.ExportedFunction("ptc_run")
-	if alloc == nil || runFn == nil {
-		return fmt.Errorf("guest lacks ptc_alloc or ptc_run exports")
+	if alloc == nil {
+		return 0, fmt.Errorf("guest lacks a ptc_alloc export")
 	}
 	mem := mod.ExportedMemory("memory")
 	if mem == nil {
-		return fmt.Errorf("guest lacks a memory export")
+		return 0, fmt.Errorf("guest lacks a memory export")
 	}
 	res, err := alloc.Call(ctx, uint64(len(src)))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if len(res) != 1 {
-		return fmt.Errorf("guest's ptc_alloc returned %d values, want 1", len(res))
+		return 0, fmt.Errorf("guest's ptc_alloc returned %d values, want 1", len(res))
 	}
 	ptr := uint32(res[0])
 	if ptr == 0 {
 		r.fault(KindMemory, "out of memory loading the program")
-		return nil
+		return 0, nil
 	}
 	if !mem.WriteString(ptr, src) {
-		return fmt.Errorf("guest returned an out-of-range buffer %#x for %d bytes", ptr, len(src))
+		return 0, fmt.Errorf("guest returned an out-of-range buffer %#x for %d bytes", ptr, len(src))
+	}
+	return ptr, nil
+}
+
+// exec copies the source into the guest and runs it.
+func (r *run) exec(ctx context.Context, mod api.Module, src string) error {
+	runFn := mod.ExportedFunction("ptc_run")
+	if runFn == nil {
+		return fmt.Errorf("guest lacks a ptc_run export")
+	}
+	ptr, err := r.load(ctx, mod, src)
+	if err != nil || ptr == 0 {
+		return err
 	}
 	_, err = runFn.Call(ctx, uint64(ptr), uint64(len(src)), r.lim.MemoryBytes, uint64(r.lim.StackBytes))
 	return err
+}
+
+// prelude evaluates a prelude script in the guest. A script error is
+// reported by the guest through finish (see run.hasOutcome).
+func (r *run) prelude(ctx context.Context, mod api.Module, src string) error {
+	fn := mod.ExportedFunction("ptc_prelude")
+	if fn == nil {
+		return fmt.Errorf("guest lacks a ptc_prelude export")
+	}
+	ptr, err := r.load(ctx, mod, src)
+	if err != nil || ptr == 0 {
+		return err
+	}
+	res, err := fn.Call(ctx, uint64(ptr), uint64(len(src)))
+	if err != nil {
+		return err
+	}
+	if len(res) != 1 || (api.DecodeI32(res[0]) != 0 && !r.hasOutcome()) {
+		return fmt.Errorf("guest's ptc_prelude failed without a reason")
+	}
+	return nil
 }
 
 // instantiate creates the run's module, turning a panic inside wazero (a
@@ -405,9 +469,12 @@ func (h *Host) instantiate(ctx context.Context, mc wazero.ModuleConfig) (mod api
 	return h.rt.InstantiateModule(ctx, h.compiled, mc)
 }
 
-// minMemoryBytes is the initial size of the guest's exported memories.
-func (h *Host) minMemoryBytes() uint64 {
-	n := uint64(len(h.snapshot))
+// minMemoryBytes is the initial size of a run's memory starting from img.
+func (h *Host) minMemoryBytes(img *image) uint64 {
+	var n uint64
+	if img != nil {
+		n = uint64(len(img.mem))
+	}
 	for _, m := range h.compiled.ExportedMemories() {
 		n = max(n, uint64(m.Min())<<16)
 	}

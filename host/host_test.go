@@ -184,7 +184,7 @@ type sleeper struct {
 	calls    atomic.Int32
 }
 
-func (s *sleeper) Dispatch(ctx context.Context, name string, args json.RawMessage) host.Reply {
+func (s *sleeper) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	s.calls.Add(1)
 	n := s.inFlight.Add(1)
 	defer s.inFlight.Add(-1)
@@ -196,7 +196,7 @@ func (s *sleeper) Dispatch(ctx context.Context, name string, args json.RawMessag
 	}
 	select {
 	case <-time.After(s.d):
-		return host.Reply{Value: json.RawMessage(`{"tool":"` + name + `","args":` + string(args) + `}`)}
+		return host.Reply{Value: json.RawMessage(`{"tool":"` + c.Name + `","args":` + string(c.Args) + `}`)}
 	case <-ctx.Done():
 		return host.Reply{Err: &host.CallError{Code: "ABORTED", Message: ctx.Err().Error()}}
 	}
@@ -222,11 +222,11 @@ func TestHost_Run_parallelSubcalls(t *testing.T) {
 
 func TestHost_Run_completionOrder(t *testing.T) {
 	h := newHost(t, host.Config{})
-	d := host.DispatcherFunc(func(ctx context.Context, name string, args json.RawMessage) host.Reply {
+	d := host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
 		var a struct{ Ms int }
-		_ = json.Unmarshal(args, &a)
+		_ = json.Unmarshal(c.Args, &a)
 		time.Sleep(time.Duration(a.Ms) * time.Millisecond)
-		return host.Reply{Value: args}
+		return host.Reply{Value: c.Args}
 	})
 	out := h.Run(context.Background(), host.Program{Dispatcher: d, Source: `
 		const order = [];
@@ -252,7 +252,7 @@ func TestHost_Run_inFlightLimit(t *testing.T) {
 func TestHost_Run_blockingDispatcherCancelled(t *testing.T) {
 	h := newHost(t, host.Config{})
 	var sawCancel atomic.Bool
-	d := host.DispatcherFunc(func(ctx context.Context, _ string, _ json.RawMessage) host.Reply {
+	d := host.DispatcherFunc(func(ctx context.Context, _ host.Call) host.Reply {
 		<-ctx.Done()
 		sawCancel.Store(true)
 		return host.Reply{Err: &host.CallError{Code: "ABORTED", Message: "cancelled"}}
@@ -293,7 +293,7 @@ func TestHost_Run_subcallLimit(t *testing.T) {
 
 func TestHost_Run_toolError(t *testing.T) {
 	h := newHost(t, host.Config{})
-	d := host.DispatcherFunc(func(context.Context, string, json.RawMessage) host.Reply {
+	d := host.DispatcherFunc(func(context.Context, host.Call) host.Reply {
 		return host.Reply{Err: &host.CallError{Code: "DENIED", Message: "not allowed"}}
 	})
 	out := h.Run(context.Background(), host.Program{Dispatcher: d, Source: `
@@ -305,7 +305,7 @@ func TestHost_Run_toolError(t *testing.T) {
 func TestHost_Run_resultLimits(t *testing.T) {
 	h := newHost(t, host.Config{})
 	big := `"` + strings.Repeat("a", 2000) + `"`
-	d := host.DispatcherFunc(func(context.Context, string, json.RawMessage) host.Reply {
+	d := host.DispatcherFunc(func(context.Context, host.Call) host.Reply {
 		return host.Reply{Value: json.RawMessage(big)}
 	})
 	out := h.Run(context.Background(), host.Program{Dispatcher: d, Limits: host.Limits{ResultBytes: 1000}, Source: `
@@ -323,7 +323,7 @@ func TestHost_Run_megabyteResult(t *testing.T) {
 	v, err := json.Marshal(payload)
 	require.NoError(t, err)
 	require.Less(t, len(v), host.DefaultResultBytes)
-	d := host.DispatcherFunc(func(context.Context, string, json.RawMessage) host.Reply {
+	d := host.DispatcherFunc(func(context.Context, host.Call) host.Reply {
 		return host.Reply{Value: v}
 	})
 	out := h.Run(context.Background(), host.Program{Dispatcher: d, Source: `const s = await __ptc_call("big", {}); return s`})
@@ -349,7 +349,7 @@ func TestHost_Run_deterministicClock(t *testing.T) {
 
 func TestHost_Run_dispatcherPanic(t *testing.T) {
 	h := newHost(t, host.Config{})
-	d := host.DispatcherFunc(func(context.Context, string, json.RawMessage) host.Reply { panic("boom") })
+	d := host.DispatcherFunc(func(context.Context, host.Call) host.Reply { panic("boom") })
 	out := h.Run(context.Background(), host.Program{Dispatcher: d, Source: `await __ptc_call("p", {})`})
 	require.Equal(t, host.KindInternal, out.Kind)
 	require.Contains(t, out.Message, "boom")

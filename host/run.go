@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -157,11 +158,11 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 		return id
 	}
 	r.wg.Add(1)
-	go r.dispatch(ctx, id, name, json.RawMessage(args))
+	go r.dispatch(ctx, id, Call{Seq: int(id), Name: name, Args: json.RawMessage(args)})
 	return id
 }
 
-func (r *run) dispatch(ctx context.Context, id int32, name string, args json.RawMessage) {
+func (r *run) dispatch(ctx context.Context, id int32, call Call) {
 	defer r.wg.Done()
 	select {
 	case r.sem <- struct{}{}:
@@ -170,21 +171,21 @@ func (r *run) dispatch(ctx context.Context, id int32, name string, args json.Raw
 		return
 	}
 	defer func() { <-r.sem }()
-	reply, ok := r.safeDispatch(ctx, name, args)
+	reply, ok := r.safeDispatch(ctx, call)
 	if !ok {
 		return
 	}
 	r.complete(ctx, id, envelope(reply, r.lim.ResultBytes))
 }
 
-func (r *run) safeDispatch(ctx context.Context, name string, args json.RawMessage) (reply Reply, ok bool) {
+func (r *run) safeDispatch(ctx context.Context, call Call) (reply Reply, ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
-			r.fault(KindInternal, fmt.Sprintf("dispatcher panicked on %q: %v", name, p))
+			r.fault(KindInternal, fmt.Sprintf("dispatcher panicked on %q: %v", call.Name, p))
 			ok = false
 		}
 	}()
-	return r.d.Dispatch(ctx, name, args), true
+	return r.d.Dispatch(ctx, call), true
 }
 
 func (r *run) complete(ctx context.Context, id int32, env []byte) {
@@ -354,4 +355,32 @@ func where(stack string, lines int) string {
 		return " (at the end of the program)"
 	}
 	return " (line " + strconv.Itoa(n) + ")"
+}
+
+// hasOutcome reports whether the guest reported an outcome through finish
+// or the host recorded a fault.
+func (r *run) hasOutcome() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.finished || r.faultKind != ""
+}
+
+// preludeError describes why a prelude failed, from what the guest
+// reported or the fault the host recorded.
+func (r *run) preludeError() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.faultKind != "" {
+		return errors.New("prelude failed: " + r.faultMsg)
+	}
+	var e struct {
+		Message string `json:"message"`
+	}
+	if !r.finished {
+		return errPreludeNoReason
+	}
+	if err := json.Unmarshal(r.finishData, &e); err != nil || e.Message == "" {
+		return errPreludeNoReason
+	}
+	return errors.New("prelude failed: " + e.Message)
 }

@@ -222,6 +222,32 @@ EXPORT("ptc_init") int32_t ptc_init(void) {
 // ptc_alloc gives the host a buffer for the program source.
 EXPORT("ptc_alloc") void *ptc_alloc(uint32_t size) { return malloc(size ? size : 1); }
 
+// ptc_prelude evaluates a trusted script (the generated tools SDK, say) in
+// src (UTF-8, len bytes, allocated with ptc_alloc) in the global scope, so
+// the program finds what it defines. The host may snapshot the memory after
+// it. It returns 0, or -1 after reporting the failure through finish.
+EXPORT("ptc_prelude") int32_t ptc_prelude(char *src, uint32_t len) {
+    if (ptc_init() != 0) {
+        finish_lit(KIND_INTERNAL, "{\"message\":\"guest setup failed\",\"stack\":\"\"}");
+        return -1;
+    }
+    char *code = realloc(src, (size_t)len + 1);
+    if (!code) {
+        free(src);
+        finish_lit(KIND_INTERNAL, "{\"message\":\"out of memory loading the prelude\",\"stack\":\"\"}");
+        return -1;
+    }
+    code[len] = 0;
+    JSValue v = JS_Eval(ctx, code, len, "<prelude>", JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT);
+    free(code);
+    if (JS_IsException(v)) {
+        finish_exception(KIND_INTERNAL);
+        return -1;
+    }
+    JS_FreeValue(ctx, v);
+    return 0;
+}
+
 static const char prefix[] = "(async function () {";
 static const char suffix[] = "\n})";
 

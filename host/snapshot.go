@@ -1,0 +1,128 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/tetratelabs/wazero"
+)
+
+// image is a snapshot of the guest's linear memory that a run starts from:
+// the memory itself and the chunks where it differs from a new instance's.
+type image struct {
+	mem    []byte
+	chunks []chunk
+}
+
+// preludeCacheSize bounds the prelude images a host keeps. An agent runtime
+// has one prelude per distinct tool set, and a step reuses its set for
+// every run_code call, so a handful covers the working set.
+const preludeCacheSize = 16
+
+// preludeCache maps a prelude's source to the image taken after it ran,
+// least recently used first out.
+type preludeCache struct {
+	mu      sync.Mutex
+	entries map[string]*preludeEntry
+	tick    uint64
+}
+
+type preludeEntry struct {
+	ready chan struct{} // closed once img or err is set
+	img   *image
+	err   error
+	used  uint64
+}
+
+// preludeImage returns the image of the guest after src ran on the base
+// image, building it on first use. Concurrent runs with the same new
+// prelude build it once.
+func (h *Host) preludeImage(ctx context.Context, src string) (*image, error) {
+	c := &h.preludes
+	c.mu.Lock()
+	if c.entries == nil {
+		c.entries = make(map[string]*preludeEntry)
+	}
+	c.tick++
+	e, ok := c.entries[src]
+	if ok {
+		e.used = c.tick
+		c.mu.Unlock()
+		select {
+		case <-e.ready:
+		case <-ctx.Done():
+			return nil, fmt.Errorf("prelude: %w", context.Cause(ctx))
+		}
+		return e.img, e.err
+	}
+	e = &preludeEntry{ready: make(chan struct{}), used: c.tick}
+	if len(c.entries) >= preludeCacheSize {
+		c.evictLocked()
+	}
+	c.entries[src] = e
+	c.mu.Unlock()
+
+	// Built under a context of its own: a caller giving up must not leave
+	// a half-made image to the others waiting for it.
+	e.img, e.err = h.buildPreludeImage(context.WithoutCancel(ctx), src)
+	close(e.ready)
+	if e.err != nil {
+		c.mu.Lock()
+		if c.entries[src] == e {
+			delete(c.entries, src) // a later run may try again
+		}
+		c.mu.Unlock()
+	}
+	return e.img, e.err
+}
+
+// evictLocked drops the least recently used finished entry.
+func (c *preludeCache) evictLocked() {
+	var victim string
+	var oldest *preludeEntry
+	for k, e := range c.entries {
+		select {
+		case <-e.ready:
+		default:
+			continue // still being built
+		}
+		if oldest == nil || e.used < oldest.used {
+			victim, oldest = k, e
+		}
+	}
+	if oldest != nil {
+		delete(c.entries, victim)
+	}
+}
+
+var errPreludeNoReason = errors.New("prelude failed without a reason")
+
+// buildPreludeImage runs src in a throwaway instance started from the base
+// image and keeps its memory.
+func (h *Host) buildPreludeImage(ctx context.Context, src string) (*image, error) {
+	r := newRun(noTools, Limits{}.withDefaults(), func() {})
+	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions()
+	mod, err := h.instantiate(withRun(ctx, r), mc)
+	if err != nil {
+		return nil, fmt.Errorf("prelude: %w", err)
+	}
+	defer mod.Close(ctx)
+	if err := restore(mod, h.base); err != nil {
+		return nil, fmt.Errorf("prelude: %w", err)
+	}
+	if err := r.prelude(withRun(ctx, r), mod, src); err != nil {
+		return nil, fmt.Errorf("prelude: %w", err)
+	}
+	if r.hasOutcome() {
+		return nil, r.preludeError()
+	}
+	mem := mod.ExportedMemory("memory")
+	b, ok := mem.Read(0, mem.Size())
+	if !ok {
+		return nil, errors.New("prelude: read guest memory")
+	}
+	snap := append([]byte(nil), b...)
+	return &image{mem: snap, chunks: diffChunks(h.fresh, snap)}, nil
+}
