@@ -24,8 +24,9 @@ func (f DispatcherFunc) Dispatch(ctx context.Context, call Call) Reply {
 
 // Call is one subcall as the program issued it.
 type Call struct {
-	// Seq numbers the run's subcalls from 1 in the order the program
-	// started them.
+	// Seq numbers the run's dispatched subcalls from 1, without gaps, in
+	// the order the program started them. (A call whose name is not UTF-8
+	// is failed by the host and never reaches the dispatcher.)
 	Seq int
 	// Name is the tool name the program called.
 	Name string

@@ -81,7 +81,11 @@ func TestHost_Run_callSeq(t *testing.T) {
 	})
 	out := h.Run(context.Background(), host.Program{Dispatcher: d, Source: `
 		await Promise.all(["a", "b", "c"].map((i) => __ptc_call("t", { i })));
-		await __ptc_call("t", { i: "d" });`})
+		const bad = await __ptc_call("\uD800", {}).catch((e) => e.code);
+		await __ptc_call("t", { i: "d" });
+		return bad`})
 	require.Equal(t, host.KindOK, out.Kind, out.Text())
+	require.Equal(t, "INVALID_ARGUMENTS", out.Text())
+	// The call the host refused is not numbered: Seq has no gaps.
 	require.Equal(t, map[string]int{"a": 1, "b": 2, "c": 3, "d": 4}, seen)
 }

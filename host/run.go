@@ -61,6 +61,7 @@ type run struct {
 	outBytes    int
 	subcalls    int
 	nextID      int32
+	nextSeq     int
 	delivered   map[int32][]byte
 	finished    bool
 	finishKind  int32
@@ -147,9 +148,16 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 	r.subcalls++
 	r.nextID++
 	id := r.nextID
+	valid := utf8.ValidString(name) && json.Valid(args)
+	seq := 0
+	if valid {
+		// Only calls the dispatcher sees are numbered, so its Seq has no gaps.
+		r.nextSeq++
+		seq = r.nextSeq
+	}
 	r.mu.Unlock()
 
-	if !utf8.ValidString(name) || !json.Valid(args) {
+	if !valid {
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
@@ -158,7 +166,7 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 		return id
 	}
 	r.wg.Add(1)
-	go r.dispatch(ctx, id, Call{Seq: int(id), Name: name, Args: json.RawMessage(args)})
+	go r.dispatch(ctx, id, Call{Seq: seq, Name: name, Args: json.RawMessage(args)})
 	return id
 }
 
