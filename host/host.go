@@ -159,7 +159,7 @@ func isZero(b []byte) bool {
 
 // freshMemory is the memory of an instance that ran no start function.
 func (h *Host) freshMemory(ctx context.Context) ([]byte, error) {
-	r := newRun(noTools, Limits{}.withDefaults(), func() {})
+	r := newRun(noTools, Limits{}.WithDefaults(), func() {})
 	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions()
 	mod, err := h.rt.InstantiateModule(withRun(ctx, r), h.compiled, mc)
 	if err != nil {
@@ -179,7 +179,7 @@ func (h *Host) freshMemory(ctx context.Context) ([]byte, error) {
 // back at its initial value once ptc_init returns; everything else the C
 // code keeps lives in linear memory.
 func (h *Host) takeSnapshot(ctx context.Context) ([]byte, error) {
-	r := newRun(noTools, Limits{}.withDefaults(), func() {})
+	r := newRun(noTools, Limits{}.WithDefaults(), func() {})
 	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize").WithRandSource(crand.Reader)
 	mod, err := h.rt.InstantiateModule(withRun(ctx, r), h.compiled, mc)
 	if err != nil {
@@ -263,7 +263,7 @@ type Program struct {
 // never panics on bad input; host faults become KindInternal.
 func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	start := time.Now()
-	lim := p.Limits.withDefaults()
+	lim := p.Limits.WithDefaults()
 	out := &Outcome{}
 	finish := func() *Outcome {
 		out.Duration = time.Since(start)

@@ -43,7 +43,8 @@ type Limits struct {
 	ResultBytes int
 }
 
-func (l Limits) withDefaults() Limits {
+// WithDefaults returns l with every zero field set to its default.
+func (l Limits) WithDefaults() Limits {
 	if l.Timeout <= 0 {
 		l.Timeout = DefaultTimeout
 	}

@@ -102,7 +102,7 @@ var errPreludeNoReason = errors.New("prelude failed without a reason")
 // buildPreludeImage runs src in a throwaway instance started from the base
 // image and keeps its memory.
 func (h *Host) buildPreludeImage(ctx context.Context, src string) (*image, error) {
-	r := newRun(noTools, Limits{}.withDefaults(), func() {})
+	r := newRun(noTools, Limits{}.WithDefaults(), func() {})
 	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions()
 	mod, err := h.instantiate(withRun(ctx, r), mc)
 	if err != nil {

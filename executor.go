@@ -1,0 +1,210 @@
+package ptc
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/registry"
+)
+
+// Result is the settled result of one call of a batch.
+type Result struct {
+	// Content is exactly what the model sees: the program's printed lines
+	// and return value, "(run_code completed with no output)", or
+	// "Error: code run failed (KIND): MESSAGE" (with the captured output);
+	// then, for each successful subcall whose content held images, a text
+	// part "Image from <tool> (call <n>):" and those images.
+	Content []registry.Part
+	// IsError reports a failed call: the program failed, or the call never
+	// ran it (an unknown tool name, invalid arguments).
+	IsError bool
+	// Outcome is the call's outcome in the executor's own pipeline: its
+	// correlation token (the parent of its subcalls' log events), duration
+	// and failure code. A failed program has CodeToolFailed (CodeToolTimeout
+	// for a timeout, CodeAborted for a cancellation) and its reason is the
+	// content's text without "Error: ".
+	Outcome *pipeline.Outcome
+	// Run is the program's outcome: kind, captured output, return value
+	// and statistics; nil when the program did not run.
+	Run *host.Outcome
+	// Subcalls are the program's subcalls in the order it issued them.
+	Subcalls []Subcall
+}
+
+// Subcall is one subcall of a program.
+type Subcall struct {
+	// N numbers the program's subcalls from 1 in issue order; it is the
+	// <n> of "Image from <tool> (call <n>):".
+	N int
+	// Tool is the called tool's name.
+	Tool string
+	// Arguments are the arguments as the program sent them.
+	Arguments json.RawMessage
+	// Outcome is the subcall's outcome in the pipeline.
+	Outcome *pipeline.Outcome
+}
+
+// runArgs are run_code's arguments.
+type runArgs struct {
+	Code string `json:"code"`
+}
+
+// batchKey carries a batch's environment to the run_code body.
+type batchKey struct{}
+
+type batchRun struct {
+	env pipeline.Env
+
+	mu      sync.Mutex
+	reports map[string]*report // by run_code token
+}
+
+// report is what one run_code call leaves beside its outcome.
+type report struct {
+	mu       sync.Mutex
+	run      *host.Outcome
+	subcalls []Subcall
+}
+
+// Execute runs a batch of the model's calls, normally run_code calls, and
+// returns one result per call, in call order. Calls to any other name
+// fail with UNKNOWN_TOOL: in PTC mode the tools are reached from programs.
+// Programs of one batch run one at a time, in call order (a program may
+// call serial tools). Execute never panics on bad input.
+func (e *Executor) Execute(ctx context.Context, b pipeline.Batch) []*Result {
+	br := &batchRun{
+		env:     pipeline.Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Log: b.Log},
+		reports: make(map[string]*report),
+	}
+	outs := e.own.Execute(context.WithValue(ctx, batchKey{}, br), pipeline.Batch{
+		Calls: b.Calls,
+		Agent: b.Agent,
+		Log:   b.Log,
+	})
+	results := make([]*Result, len(outs))
+	for i, o := range outs {
+		br.mu.Lock()
+		rep := br.reports[o.Token()]
+		br.mu.Unlock()
+		results[i] = e.result(o, rep)
+	}
+	return results
+}
+
+// result assembles the model-facing content of one call.
+func (e *Executor) result(o *pipeline.Outcome, rep *report) *Result {
+	r := &Result{Outcome: o, IsError: !o.OK(), Content: o.Content()}
+	if rep != nil {
+		rep.mu.Lock()
+		r.Run, r.Subcalls = rep.run, rep.subcalls
+		rep.mu.Unlock()
+		slices.SortFunc(r.Subcalls, func(a, b Subcall) int { return a.N - b.N })
+	}
+	switch code := o.Code(); {
+	case code == pipeline.CodeAbortedBeforeDispatch && o.Tool() == ToolName:
+		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): run cancelled before it started")}
+	case code == pipeline.CodeAborted && r.Run != nil && r.Run.Kind == host.KindOK:
+		// The program finished, but the caller cancelled before the
+		// pipeline settled it: cancellation replaces the success.
+		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): run cancelled by the caller")}
+	}
+	for _, sc := range r.Subcalls {
+		if !sc.Outcome.OK() {
+			continue
+		}
+		var images []registry.Part
+		for _, p := range sc.Outcome.Content() {
+			if p.Type == registry.PartImage {
+				images = append(images, p)
+			}
+		}
+		if len(images) > 0 {
+			r.Content = append(r.Content, registry.TextPart(fmt.Sprintf("Image from %s (call %d):", sc.Tool, sc.N)))
+			r.Content = append(r.Content, images...)
+		}
+	}
+	return r
+}
+
+// execute is run_code's body: it runs one program.
+func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) (*host.Outcome, error) {
+	br, _ := ctx.Value(batchKey{}).(*batchRun)
+	if br == nil {
+		return nil, errors.New("run_code called outside Executor.Execute")
+	}
+	rep := &report{}
+	br.mu.Lock()
+	br.reports[exec.CallID] = rep
+	br.mu.Unlock()
+
+	env := br.env
+	env.Parent = exec.CallID
+	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(e.limits.InFlight), rep: rep}
+	lim := e.limits
+	// The executor keeps the in-flight limit itself, in issue order; the
+	// host must hand every call over at once.
+	lim.InFlight = lim.Subcalls
+	p := host.Program{
+		Source:     a.Code,
+		Prelude:    e.sdks.get(env.Agent, env.ToolSet).JS(),
+		Dispatcher: d,
+		Limits:     lim,
+		Clock:      e.clock,
+	}
+	if e.random != nil {
+		p.Random = e.random()
+	}
+	out := e.host.Run(ctx, p)
+	rep.mu.Lock()
+	rep.run = out
+	rep.mu.Unlock()
+	if out.Kind == host.KindOK {
+		return out, nil
+	}
+	code := pipeline.CodeToolFailed
+	switch out.Kind {
+	case host.KindTimeout:
+		code = pipeline.CodeToolTimeout
+	case host.KindAborted:
+		code = pipeline.CodeAborted
+	}
+	return nil, &pipeline.Error{Code: code, Tool: ToolName, Reason: strings.TrimPrefix(out.Text(), "Error: ")}
+}
+
+// dispatcher routes one program's subcalls through the pipeline.
+type dispatcher struct {
+	pipe  *pipeline.Pipeline
+	env   pipeline.Env
+	order *order
+	rep   *report
+}
+
+// Dispatch implements host.Dispatcher.
+func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
+	inv := d.pipe.Prepare(pipeline.RawCall{ID: strconv.Itoa(c.Seq), Name: c.Name, Arguments: c.Args}, d.env)
+	serial := inv.Err() == nil && inv.Mode() == registry.Serial
+	admitted := d.order.enter(ctx, c.Seq, serial)
+	o := d.pipe.Run(ctx, inv)
+	if admitted {
+		d.order.leave()
+	}
+	d.rep.mu.Lock()
+	d.rep.subcalls = append(d.rep.subcalls, Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, Outcome: o})
+	d.rep.mu.Unlock()
+	if !o.OK() {
+		return host.Reply{Err: &host.CallError{Code: string(o.Code()), Message: o.Reason()}}
+	}
+	v, err := o.ValueJSON()
+	if err != nil {
+		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeToolFailed), Message: "tool result is not JSON-encodable: " + err.Error()}}
+	}
+	return host.Reply{Value: v}
+}

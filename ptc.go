@@ -1,0 +1,192 @@
+// Package ptc is the programmatic tool calling executor: it exposes one
+// tool, run_code, whose argument is a JavaScript program, and runs each
+// run_code call in a fresh QuickJS sandbox (package host) with a generated
+// SDK (package sdkgen) over the tools the calling agent may use.
+//
+// Every subcall the program makes (await tools.get_weather({city: "Paris"}))
+// goes through the same pipeline (package pipeline) as an ordinary tool
+// call, with the batch's tool set, agent and approver, so lookup, argument
+// validation, policies, guards, approvals, timeouts and post-execute
+// listeners apply to it exactly as to a direct call. The program's printed
+// lines and return value come back as the run_code call's content, in the
+// exact words of DESIGN.md; images that successful subcalls returned follow
+// it as source-attributed context.
+//
+// # Mounting
+//
+// An agent runtime in PTC mode gives the model Executor.Describe's schema
+// instead of the tools' own schemas, and hands each batch of the model's
+// calls to Executor.Execute:
+//
+//	ex, err := ptc.New(ctx, ptc.Config{Pipeline: pipe})
+//	schema := ex.Describe(agent, set)      // the only tool the model sees
+//	results := ex.Execute(ctx, pipeline.Batch{Calls: calls, ToolSet: set, Agent: agent})
+//
+// # Subcalls
+//
+// A program issues subcalls in some order (host.Call.Seq); the executor
+// admits them strictly in that order: consecutive parallel-mode calls run
+// together, up to the in-flight limit, and a serial call runs alone, after
+// everything issued before it finished and before anything issued after it
+// starts, as in a batch. The subcall limit, the in-flight limit and the
+// other limits of a run are Config.Limits (host.Limits). A subcall's log
+// events go to the batch's Log, nested under the run_code call's
+// correlation token; they are never root events.
+//
+// # Cancellation
+//
+// Cancelling the context given to Execute stops the running programs within
+// milliseconds: their pending subcalls see their contexts cancelled (and end
+// as ABORTED or ABORTED_BEFORE_DISPATCH) and each run_code result is
+// "Error: code run failed (aborted): ...".
+package ptc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/registry"
+)
+
+// ToolName is the name of the one tool the executor exposes.
+const ToolName = "run_code"
+
+// ErrNoPipeline is returned by New when Config.Pipeline is nil.
+var ErrNoPipeline = errors.New("ptc: no pipeline")
+
+// Config configures an Executor.
+type Config struct {
+	// Pipeline runs every subcall; its registry holds the tools the SDK
+	// offers. Required.
+	Pipeline *pipeline.Pipeline
+	// Host runs the programs. When nil, New creates one (compiling the
+	// guest takes about a second; CompilationCacheDir makes later processes
+	// faster) and Close closes it; a Host given here stays the caller's.
+	Host *host.Host
+	// HostConfig configures the Host New creates when Host is nil.
+	HostConfig host.Config
+	// Limits bound each run; zero fields take the defaults of DESIGN.md.
+	Limits host.Limits
+	// Clock and Random, when set, replace the wall clock and the random
+	// source programs see (see host.Program), for deterministic replays.
+	Clock  func() time.Time
+	Random func() io.Reader
+}
+
+// Executor runs run_code calls. It is safe for concurrent use.
+type Executor struct {
+	pipe    *pipeline.Pipeline
+	host    *host.Host
+	ownHost bool
+	limits  host.Limits
+	clock   func() time.Time
+	random  func() io.Reader
+
+	sdks        *sdkCache
+	unsubscribe func()
+
+	// own runs run_code calls themselves: a private registry holding only
+	// run_code, so that each has a correlation token, root log events and
+	// the pipeline's cancellation and panic handling.
+	own     *pipeline.Pipeline
+	runCode *registry.Tool
+}
+
+// New returns an executor over cfg.Pipeline.
+func New(ctx context.Context, cfg Config) (*Executor, error) {
+	if cfg.Pipeline == nil {
+		return nil, ErrNoPipeline
+	}
+	e := &Executor{
+		pipe:   cfg.Pipeline,
+		host:   cfg.Host,
+		limits: cfg.Limits.WithDefaults(),
+		clock:  cfg.Clock,
+		random: cfg.Random,
+		sdks:   newSDKCache(cfg.Pipeline.Registry()),
+	}
+	e.runCode = registry.MustDefine(registry.Spec[runArgs, *host.Outcome]{
+		Name:        ToolName,
+		Description: "Runs a JavaScript program.",
+		Parameters: registry.Object(
+			registry.Required("code", registry.String().Describe(codeDescription)),
+		).Strict(),
+		Output: registry.Output[runArgs, *host.Outcome]{
+			Render: func(_ runArgs, o *host.Outcome) []registry.Part {
+				return []registry.Part{registry.TextPart(o.Text())}
+			},
+		},
+		Execute: e.execute,
+	})
+	reg := registry.New()
+	if _, err := reg.Register(e.runCode); err != nil {
+		return nil, fmt.Errorf("ptc: %w", err)
+	}
+	own, err := pipeline.New(pipeline.Config{Registry: reg})
+	if err != nil {
+		return nil, fmt.Errorf("ptc: %w", err)
+	}
+	e.own = own
+	if e.host == nil {
+		h, err := host.New(ctx, cfg.HostConfig)
+		if err != nil {
+			return nil, fmt.Errorf("ptc: %w", err)
+		}
+		e.host, e.ownHost = h, true
+	}
+	e.unsubscribe = e.pipe.Registry().Subscribe(e.sdks.invalidate)
+	return e, nil
+}
+
+// Close releases the host New created, if any. Runs in progress are stopped.
+func (e *Executor) Close(ctx context.Context) error {
+	e.unsubscribe()
+	if e.ownHost {
+		return e.host.Close(ctx)
+	}
+	return nil
+}
+
+const codeDescription = "The program: the body of an async JavaScript function."
+
+// Describe returns the run_code schema the model sees in PTC mode: its
+// description explains the program's contract and declares, in
+// TypeScript, the tools agent may call through set (nil: the registered
+// definitions, without conditional tools). The bytes depend only on the
+// visible tools, their order and the limits, so a prompt prefix that holds
+// them stays cacheable.
+func (e *Executor) Describe(agent registry.Scope, set *registry.ToolSet) registry.ToolSchema {
+	s := e.runCode.Schema()
+	s.Description = e.description(e.Declarations(agent, set))
+	return s
+}
+
+// Declarations returns the TypeScript declarations of the tools agent may
+// call through set: the part of Describe's description that changes with
+// the tools.
+func (e *Executor) Declarations(agent registry.Scope, set *registry.ToolSet) string {
+	return e.sdks.get(agent, set).TypeScript()
+}
+
+func (e *Executor) description(decls string) string {
+	var b strings.Builder
+	b.WriteString("Run a JavaScript program that calls tools through the `tools` object declared below; the result is what the program prints and returns.\n\n")
+	b.WriteString("The program is the body of an async function: use `await`, run independent calls together with `Promise.all`, and `return` a value. ")
+	b.WriteString("Each method takes one argument object and returns a Promise of the tool's result. A failed call rejects with a `ToolError` whose `code` and `tool` say what failed; catch it to carry on. ")
+	b.WriteString("`console.log` prints a line (objects as JSON). The result is the printed lines, then the return value (a string as is, anything else as JSON). ")
+	b.WriteString("There is no `require`, `import`, `fetch`, filesystem or network. ")
+	fmt.Fprintf(&b, "Limits: %s, %d tool calls, %d bytes of output.\n\n", e.limits.Timeout, e.limits.Subcalls, e.limits.OutputBytes)
+	b.WriteString("```ts\n")
+	b.WriteString(decls)
+	if !strings.HasSuffix(decls, "\n") {
+		b.WriteByte('\n')
+	}
+	b.WriteString("```")
+	return b.String()
+}

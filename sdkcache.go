@@ -1,0 +1,102 @@
+package ptc
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"weak"
+
+	"github.com/ptchost/ptc/registry"
+	"github.com/ptchost/ptc/sdkgen"
+)
+
+// sdk is the generated SDK of one tool selection: the JS prelude installed
+// in the guest and the TypeScript declarations of run_code's description,
+// each generated on first use.
+type sdk struct {
+	gen   uint64
+	tools []sdkgen.Tool
+
+	jsOnce, tsOnce sync.Once
+	js, ts         string
+}
+
+func (s *sdk) JS() string {
+	s.jsOnce.Do(func() { s.js = sdkgen.JS(s.tools) })
+	return s.js
+}
+
+func (s *sdk) TypeScript() string {
+	s.tsOnce.Do(func() { s.ts = sdkgen.TypeScript(s.tools) })
+	return s.ts
+}
+
+// sdkCache keeps the SDK of each tool set by identity (a weak pointer, so a
+// disposed and forgotten set takes its entry with it) and of each agent's
+// registered definitions when there is no set. Any registry change bumps a
+// generation that invalidates every entry: restrictions and replacements
+// can change what a set or a scope shows.
+type sdkCache struct {
+	reg *registry.Registry
+	gen atomic.Uint64
+
+	mu    sync.Mutex
+	sets  map[setKey]*sdk
+	plain map[registry.Scope]*sdk
+}
+
+type setKey struct {
+	set   weak.Pointer[registry.ToolSet]
+	agent registry.Scope
+}
+
+func newSDKCache(reg *registry.Registry) *sdkCache {
+	return &sdkCache{reg: reg, sets: make(map[setKey]*sdk), plain: make(map[registry.Scope]*sdk)}
+}
+
+// invalidate is the registry subscriber.
+func (c *sdkCache) invalidate(registry.Change) { c.gen.Add(1) }
+
+// get returns the SDK of the tools agent sees through set.
+func (c *sdkCache) get(agent registry.Scope, set *registry.ToolSet) *sdk {
+	gen := c.gen.Load()
+	c.mu.Lock()
+	var s *sdk
+	var key setKey
+	if set != nil {
+		key = setKey{weak.Make(set), agent}
+		s = c.sets[key]
+	} else {
+		s = c.plain[agent]
+	}
+	c.mu.Unlock()
+	if s != nil && s.gen == gen {
+		return s
+	}
+
+	s = &sdk{gen: gen, tools: sdkgen.FromDefinitions(c.reg.Definitions(agent, set))}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if set == nil {
+		c.plain[agent] = s
+		return s
+	}
+	if _, had := c.sets[key]; !had {
+		runtime.AddCleanup(set, c.forget, key)
+	}
+	c.sets[key] = s
+	return s
+}
+
+func (c *sdkCache) forget(key setKey) {
+	c.mu.Lock()
+	delete(c.sets, key)
+	c.mu.Unlock()
+}
+
+// len reports the number of cached SDKs (for tests).
+func (c *sdkCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.sets) + len(c.plain)
+}
