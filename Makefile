@@ -7,7 +7,8 @@ GUEST_INPUTS := $(GUEST_DIR)/build.sh $(wildcard $(GUEST_DIR)/csrc/*.c) $(wildca
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHSTAT := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 FUZZTIME ?= 20s
-EXAMPLE ?= testdata/programs/example.js
+EXAMPLE ?= testdata/programs/fanout.js
+EXAMPLE_TOOLS ?= testdata/tools/weather.json
 
 .PHONY: build run test lint fuzz bench guest guest-check clean
 
@@ -26,7 +27,7 @@ build: $(GUEST_WASM)
 	$(GO) build -o bin/ptc-run ./cmd/ptc-run
 
 run: build
-	./bin/ptc-run run $(EXAMPLE)
+	./bin/ptc-run run --tools $(EXAMPLE_TOOLS) $(EXAMPLE)
 
 test: $(GUEST_WASM)
 	$(GO) vet ./...

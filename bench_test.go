@@ -17,7 +17,7 @@ func echoTool() *registry.Tool {
 	return rawTool("echo", registry.Parallel, func(_ context.Context, a json.RawMessage) (any, error) { return a, nil })
 }
 
-func benchExecute(b *testing.B, f *fixture, code, want string) {
+func benchExecute(b *testing.B, f *harness, code, want string) {
 	b.Helper()
 	call := runCall(code)
 	batch := pipeline.Batch{Calls: []pipeline.RawCall{call}}

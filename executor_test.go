@@ -38,13 +38,13 @@ func sharedHost(t testing.TB) *host.Host {
 	return testHost
 }
 
-type fixture struct {
+type harness struct {
 	reg  *registry.Registry
 	pipe *pipeline.Pipeline
 	ex   *ptc.Executor
 }
 
-func newFixture(t testing.TB, limits host.Limits, tools ...*registry.Tool) *fixture {
+func newFixture(t testing.TB, limits host.Limits, tools ...*registry.Tool) *harness {
 	t.Helper()
 	reg := registry.New()
 	for _, tl := range tools {
@@ -57,7 +57,7 @@ func newFixture(t testing.TB, limits host.Limits, tools ...*registry.Tool) *fixt
 	ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: sharedHost(t), Limits: limits})
 	require.NoError(t, err)
 	t.Cleanup(func() { ex.Close(context.Background()) })
-	return &fixture{reg: reg, pipe: pipe, ex: ex}
+	return &harness{reg: reg, pipe: pipe, ex: ex}
 }
 
 func runCall(code string) pipeline.RawCall {
@@ -65,12 +65,12 @@ func runCall(code string) pipeline.RawCall {
 	return pipeline.RawCall{ID: "call_1", Name: ptc.ToolName, Arguments: args}
 }
 
-func (f *fixture) run(t testing.TB, code string) *ptc.Result {
+func (f *harness) run(t testing.TB, code string) *ptc.Result {
 	t.Helper()
 	return f.runBatch(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{runCall(code)}})
 }
 
-func (f *fixture) runBatch(ctx context.Context, b pipeline.Batch) *ptc.Result {
+func (f *harness) runBatch(ctx context.Context, b pipeline.Batch) *ptc.Result {
 	rs := f.ex.Execute(ctx, b)
 	if len(rs) != 1 {
 		panic(fmt.Sprintf("got %d results", len(rs)))

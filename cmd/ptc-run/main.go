@@ -1,15 +1,22 @@
 // Command ptc-run runs a model-written JavaScript program in the ptc
-// sandbox and prints what the model would see.
+// sandbox, as the run_code executor would, and prints what the model
+// would see.
 //
 // Usage:
 //
-//	ptc-run run [--timeout D] [--memory BYTES] [--json] PROGRAM.js|-
+//	ptc-run run [--tools FILE] [--timeout D] [--memory BYTES] [--json] PROGRAM.js|-
+//	ptc-run sdk --tools FILE
+//
+// --tools mounts the tools of a fixture file (DESIGN.md, "Tool fixture
+// file"): they are registered in a real registry and every subcall runs
+// through the real pipeline, timeout policy included. sdk prints the
+// TypeScript declarations the model sees in run_code's description.
 //
 // The compiled guest is cached in $PTC_CACHE_DIR (default: the user cache
 // directory); set PTC_CACHE_DIR= (empty) to disable the cache.
 //
 // Exit status: 0 the program succeeded, 1 the program failed (the content
-// is still printed), 2 usage or configuration error.
+// is still printed), 2 usage, configuration or fixture error.
 package main
 
 import (
@@ -24,11 +31,16 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/fixture"
+	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/registry"
 )
 
 const usage = `usage:
-  ptc-run run [--timeout D] [--memory BYTES] [--json] PROGRAM.js|-
+  ptc-run run [--tools FILE] [--timeout D] [--memory BYTES] [--json] PROGRAM.js|-
+  ptc-run sdk --tools FILE
 `
 
 func main() {
@@ -38,7 +50,7 @@ func main() {
 	os.Exit(code)
 }
 
-// usageError is a command-line or configuration problem: exit status 2.
+// usageError is a command-line problem: exit status 2, with the usage.
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
@@ -53,6 +65,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "run":
 		code, err = cmdRun(ctx, args[1:], stdin, stdout)
+	case "sdk":
+		err = cmdSDK(ctx, args[1:], stdout)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -70,9 +84,15 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	return code
 }
 
-func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+func newFlags(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
+	return fs
+}
+
+func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+	fs := newFlags("run")
+	tools := fs.String("tools", "", "tool fixture file")
 	timeout := fs.Duration("timeout", host.DefaultTimeout, "wall-time limit of the run")
 	memory := fs.String("memory", strconv.Itoa(host.DefaultMemoryBytes), "memory limit in bytes")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the content")
@@ -93,26 +113,71 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	if err != nil {
 		return 0, err
 	}
-	h, err := host.New(ctx, host.Config{CompilationCacheDir: cacheDir()})
+	ex, err := newExecutor(ctx, *tools, host.Limits{Timeout: *timeout, MemoryBytes: mem})
 	if err != nil {
 		return 0, err
 	}
-	defer h.Close(context.Background())
-	out := h.Run(ctx, host.Program{
-		Source: src,
-		Limits: host.Limits{Timeout: *timeout, MemoryBytes: mem},
-	})
+	defer ex.Close(context.Background())
+
+	callArgs, err := json.Marshal(map[string]string{"code": src})
+	if err != nil {
+		return 0, fmt.Errorf("encode program: %w", err)
+	}
+	r := ex.Execute(ctx, pipeline.Batch{Calls: []pipeline.RawCall{{ID: "ptc-run", Name: ptc.ToolName, Arguments: callArgs}}})[0]
 	if *asJSON {
-		if err := writeJSON(stdout, out); err != nil {
+		if err := writeJSON(stdout, r); err != nil {
 			return 0, err
 		}
 	} else {
-		fmt.Fprintln(stdout, out.Text())
+		fmt.Fprintln(stdout, ptc.ContentText(r.Content))
 	}
-	if !out.OK() {
+	if r.IsError {
 		return 1, nil
 	}
 	return 0, nil
+}
+
+func cmdSDK(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlags("sdk")
+	tools := fs.String("tools", "", "tool fixture file")
+	if err := fs.Parse(args); err != nil {
+		return &usageError{err.Error()}
+	}
+	if *tools == "" || fs.NArg() != 0 {
+		return &usageError{"sdk takes --tools FILE and nothing else"}
+	}
+	ex, err := newExecutor(ctx, *tools, host.Limits{})
+	if err != nil {
+		return err
+	}
+	defer ex.Close(context.Background())
+	_, err = io.WriteString(stdout, ex.Declarations(registry.Scope{}, nil))
+	return err
+}
+
+// newExecutor mounts the fixture tools (if any) in a registry and a
+// pipeline with the timeout policy, and returns an executor over them.
+func newExecutor(ctx context.Context, tools string, lim host.Limits) (*ptc.Executor, error) {
+	reg := registry.New()
+	if tools != "" {
+		f, err := fixture.Load(tools)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := f.Register(reg); err != nil {
+			return nil, fmt.Errorf("fixture %s: %w", tools, err)
+		}
+	}
+	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+	if err != nil {
+		return nil, err
+	}
+	pipe.Wrap(pipeline.TimeoutPolicy())
+	return ptc.New(ctx, ptc.Config{
+		Pipeline:   pipe,
+		HostConfig: host.Config{CompilationCacheDir: cacheDir()},
+		Limits:     lim,
+	})
 }
 
 // cacheDir is where wazero keeps the compiled guest between invocations
@@ -141,67 +206,4 @@ func readProgram(path string, stdin io.Reader) (string, error) {
 		return "", fmt.Errorf("read program: %w", err)
 	}
 	return string(b), nil
-}
-
-// result is the --json object (DESIGN.md, "ptc-run").
-type result struct {
-	Content     []contentPart   `json:"content"`
-	IsError     bool            `json:"isError"`
-	Error       *runError       `json:"error"`
-	Output      []string        `json:"output"`
-	ReturnValue json.RawMessage `json:"returnValue"`
-	Subcalls    []subcall       `json:"subcalls"`
-	Stats       stats           `json:"stats"`
-}
-
-type contentPart struct {
-	Type string `json:"type"`
-	Text string `json:"text"`
-}
-
-type runError struct {
-	Kind    string `json:"kind"`
-	Message string `json:"message"`
-}
-
-type subcall struct {
-	N          int             `json:"n"`
-	Tool       string          `json:"tool"`
-	Arguments  json.RawMessage `json:"arguments"`
-	OK         bool            `json:"ok"`
-	Code       string          `json:"code,omitempty"`
-	DurationMs float64         `json:"durationMs"`
-}
-
-type stats struct {
-	WallMs      float64 `json:"wallMs"`
-	Subcalls    int     `json:"subcalls"`
-	MemoryBytes uint64  `json:"memoryBytes"`
-}
-
-func writeJSON(w io.Writer, o *host.Outcome) error {
-	r := result{
-		Content:     []contentPart{{Type: "text", Text: o.Text()}},
-		IsError:     !o.OK(),
-		Output:      o.Output,
-		ReturnValue: o.ReturnValue,
-		Subcalls:    []subcall{},
-		Stats: stats{
-			WallMs:      float64(o.Duration.Microseconds()) / 1000,
-			Subcalls:    o.Subcalls,
-			MemoryBytes: o.MemoryBytes,
-		},
-	}
-	if r.Output == nil {
-		r.Output = []string{}
-	}
-	if r.ReturnValue == nil {
-		r.ReturnValue = json.RawMessage("null")
-	}
-	if !o.OK() {
-		r.Error = &runError{Kind: string(o.Kind), Message: o.Message}
-	}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -50,6 +51,9 @@ func TestRun_programs(t *testing.T) {
 			if m := directive.FindStringSubmatch(string(src)); m != nil {
 				for _, kv := range strings.Fields(m[1]) {
 					k, v, _ := strings.Cut(kv, "=")
+					if k == "tools" {
+						v = filepath.Join(filepath.Dir(f), v)
+					}
 					args = append(args, "--"+k, v)
 				}
 			}
@@ -102,5 +106,70 @@ func TestRun_usage(t *testing.T) {
 		require.Equal(t, 2, code, "%q", args)
 		require.NotEmpty(t, stderr.String())
 		require.Empty(t, stdout.String())
+	}
+}
+
+func TestRun_badFixture(t *testing.T) {
+	skipUnbuilt(t)
+	dir := t.TempDir()
+	for name, doc := range map[string]string{
+		"tools[0].responses[0]: exactly one of":    `{"tools":[{"name":"x","responses":[{"value":1,"error":"e"}]}]}`,
+		"tools[1].name: duplicate tool name":       `{"tools":[{"name":"x","responses":[]},{"name":"x","responses":[]}]}`,
+		"tools[0]: unknown field \"parralelSafe\"": `{"tools":[{"name":"x","parralelSafe":true,"responses":[]}]}`,
+		"tools[0].responses[0].images[0].path":     `{"tools":[{"name":"x","responses":[{"value":1,"images":[{"mimeType":"image/png","path":"nope.png"}]}]}]}`,
+	} {
+		path := filepath.Join(dir, "f.json")
+		require.NoError(t, os.WriteFile(path, []byte(doc), 0o644))
+		for _, args := range [][]string{{"run", "--tools", path, "-"}, {"sdk", "--tools", path}} {
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), args, strings.NewReader("return 1"), &stdout, &stderr)
+			require.Equal(t, 2, code)
+			require.Contains(t, stderr.String(), name)
+			require.Empty(t, stdout.String())
+		}
+	}
+}
+
+func TestRun_jsonSubcalls(t *testing.T) {
+	skipUnbuilt(t)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"run", "--json", "--tools", "../../testdata/tools/weather.json", "../../testdata/programs/tool_image.js"}, nil, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	var got struct {
+		Content  []map[string]any
+		Subcalls []map[string]any
+		Stats    map[string]any
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &got))
+	require.Len(t, got.Subcalls, 2)
+	require.Equal(t, float64(1), got.Subcalls[0]["n"])
+	require.Equal(t, "radar_image", got.Subcalls[0]["tool"])
+	require.Equal(t, map[string]any{"city": "Paris"}, got.Subcalls[0]["arguments"])
+	require.Equal(t, true, got.Subcalls[0]["ok"])
+	require.Equal(t, false, got.Subcalls[1]["ok"])
+	require.Equal(t, "TOOL_FAILED", got.Subcalls[1]["code"])
+	require.Contains(t, got.Subcalls[1], "durationMs")
+	require.EqualValues(t, 2, got.Stats["subcalls"])
+	require.Len(t, got.Content, 3)
+	require.Equal(t, "Image from radar_image (call 1):", got.Content[1]["text"])
+	require.Equal(t, "image", got.Content[2]["type"])
+	require.Equal(t, "image/png", got.Content[2]["mimeType"])
+	png, err := os.ReadFile("../../testdata/tools/pixel.png")
+	require.NoError(t, err)
+	require.Equal(t, base64.StdEncoding.EncodeToString(png), got.Content[2]["data"])
+}
+
+func TestSDK(t *testing.T) {
+	skipUnbuilt(t)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"sdk", "--tools", "../../testdata/tools/weather.json"}, nil, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	require.True(t, strings.HasPrefix(stdout.String(), "declare const tools: {\n  /** Current weather for a city. */\n  get_weather(args: {\n    /** City name */\n    city: string;\n    units?: \"metric\" | \"imperial\";\n  }): Promise<unknown>;\n"), stdout.String())
+
+	for _, args := range [][]string{{"sdk"}, {"sdk", "--tools", "a.json", "extra"}} {
+		stdout.Reset()
+		stderr.Reset()
+		require.Equal(t, 2, run(context.Background(), args, nil, &stdout, &stderr))
+		require.Contains(t, stderr.String(), "usage:")
 	}
 }

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+
+	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/registry"
+)
+
+// result is the --json object (DESIGN.md, "ptc-run").
+type result struct {
+	Content     []contentPart   `json:"content"`
+	IsError     bool            `json:"isError"`
+	Error       *runError       `json:"error"`
+	Output      []string        `json:"output"`
+	ReturnValue json.RawMessage `json:"returnValue"`
+	Subcalls    []subcall       `json:"subcalls"`
+	Stats       stats           `json:"stats"`
+}
+
+// contentPart is one content part: text, or an image with its bytes in
+// base64 (encoding/json's []byte).
+type contentPart struct {
+	Type     string          `json:"type"`
+	Text     *string         `json:"text,omitempty"`
+	MimeType string          `json:"mimeType,omitempty"`
+	Data     []byte          `json:"data,omitempty"`
+	JSON     json.RawMessage `json:"json,omitempty"`
+	URI      string          `json:"uri,omitempty"`
+}
+
+type runError struct {
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
+type subcall struct {
+	N          int             `json:"n"`
+	Tool       string          `json:"tool"`
+	Arguments  json.RawMessage `json:"arguments"`
+	OK         bool            `json:"ok"`
+	Code       string          `json:"code,omitempty"`
+	DurationMs float64         `json:"durationMs"`
+}
+
+type stats struct {
+	WallMs      float64 `json:"wallMs"`
+	Subcalls    int     `json:"subcalls"`
+	MemoryBytes uint64  `json:"memoryBytes"`
+}
+
+func writeJSON(w io.Writer, r *ptc.Result) error {
+	out := result{
+		IsError:     r.IsError,
+		Output:      []string{},
+		ReturnValue: json.RawMessage("null"),
+		Subcalls:    []subcall{},
+	}
+	for _, p := range r.Content {
+		cp := contentPart{Type: string(p.Type), MimeType: p.MimeType, Data: p.Data, JSON: p.JSON, URI: p.URI}
+		if p.Type == registry.PartText || p.Text != "" {
+			cp.Text = &p.Text
+		}
+		out.Content = append(out.Content, cp)
+	}
+	if o := r.Run; o != nil {
+		if o.Output != nil {
+			out.Output = o.Output
+		}
+		if o.ReturnValue != nil {
+			out.ReturnValue = o.ReturnValue
+		}
+		if !o.OK() {
+			out.Error = &runError{Kind: string(o.Kind), Message: o.Message}
+		}
+		out.Stats = stats{
+			WallMs:      float64(o.Duration.Microseconds()) / 1000,
+			Subcalls:    o.Subcalls,
+			MemoryBytes: o.MemoryBytes,
+		}
+	}
+	if out.Error == nil && r.IsError {
+		// The call failed outside the program: it never started.
+		kind := "internal"
+		if r.Outcome.Code() == pipeline.CodeAbortedBeforeDispatch {
+			kind = "aborted"
+		}
+		out.Error = &runError{Kind: kind, Message: r.Outcome.Reason()}
+	}
+	for _, sc := range r.Subcalls {
+		out.Subcalls = append(out.Subcalls, subcall{
+			N:          sc.N,
+			Tool:       sc.Tool,
+			Arguments:  sc.Arguments,
+			OK:         sc.Outcome.OK(),
+			Code:       string(sc.Outcome.Code()),
+			DurationMs: float64(sc.Outcome.Duration().Microseconds()) / 1000,
+		})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
