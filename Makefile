@@ -10,7 +10,10 @@ FUZZTIME ?= 20s
 EXAMPLE ?= testdata/programs/fanout.js
 EXAMPLE_TOOLS ?= testdata/tools/weather.json
 
-.PHONY: build run test lint fuzz bench guest guest-check clean
+TSC_DIR := sdkgen/tsc
+TSC := $(TSC_DIR)/node_modules/.bin/tsc
+
+.PHONY: build run test lint fuzz bench guest guest-check tsc clean
 
 guest: $(GUEST_WASM)
 
@@ -23,13 +26,21 @@ $(GUEST_WASM): $(GUEST_INPUTS)
 guest-check: $(GUEST_WASM)
 	cd $(GUEST_DIR)/build && sha256sum -c ../ptc-quickjs.wasm.sha256
 
+# The TypeScript compiler the sdkgen tests check declarations with, pinned
+# by sdkgen/tsc/package-lock.json. Without npm the test is skipped (and
+# says why) rather than failing the build.
+tsc: $(TSC)
+
+$(TSC): $(TSC_DIR)/package.json $(TSC_DIR)/package-lock.json
+	cd $(TSC_DIR) && npm ci --no-audit --no-fund || echo "tsc: npm ci failed; TestTypeScript_tsc will be skipped"
+
 build: $(GUEST_WASM)
 	$(GO) build -o bin/ptc-run ./cmd/ptc-run
 
 run: build
 	./bin/ptc-run run --tools $(EXAMPLE_TOOLS) $(EXAMPLE)
 
-test: $(GUEST_WASM)
+test: $(GUEST_WASM) tsc
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
@@ -47,4 +58,4 @@ bench: $(GUEST_WASM)
 	$(GO) run $(BENCHSTAT) bench.txt
 
 clean:
-	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_WASM) bench.txt
+	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_WASM) $(TSC_DIR)/node_modules bench.txt

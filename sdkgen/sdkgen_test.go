@@ -113,7 +113,7 @@ func TestTypeScript_tools(t *testing.T) {
   my_tool(args: {
     q: string;
   }): Promise<string[]>;
-  raw(args: unknown): Promise<unknown>;
+  raw(args?: unknown): Promise<unknown>;
 };
 ` + toolErrorDecl
 	if got != want {

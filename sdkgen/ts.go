@@ -54,7 +54,7 @@ func TypeScript(tools []Tool) string {
 		b.WriteString("  ")
 		b.WriteString(names[i])
 		b.WriteString("(args")
-		if argsOptional(params) {
+		if len(t.Parameters) == 0 || argsOptional(params) {
 			b.WriteString("?")
 		}
 		b.WriteString(": ")
@@ -89,7 +89,8 @@ func parseSchema(raw []byte) *node {
 }
 
 // argsOptional reports whether a call may omit the argument object: the
-// schema is a plain object schema with no required property.
+// schema is a plain object schema with no required property. (A tool with
+// no parameter schema at all takes optional arguments too.)
 func argsOptional(n *node) bool {
 	if n == nil || n.kind != kObject {
 		return false
