@@ -50,8 +50,14 @@ lint: $(GUEST_WASM)
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 
+# Every fuzz target, FUZZTIME each: the guest boundary (FuzzABI), the SDK
+# in the guest (FuzzPrelude), and the parsers the guest or a user reaches.
+FUZZ_TARGETS := ./host:FuzzABI .:FuzzPrelude ./internal/fixture:FuzzParse ./sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection
+
 fuzz: $(GUEST_WASM)
-	$(GO) test ./host -run '^$$' -fuzz FuzzABI -fuzztime $(FUZZTIME)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $$t"; $(GO) test $${t%%:*} -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME); \
+	done
 
 bench: $(GUEST_WASM)
 	$(GO) test -run '^$$' -bench . -count 5 ./... | tee bench.txt
