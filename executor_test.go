@@ -514,3 +514,24 @@ func TestExecute_concurrentBatches(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestExecute_runCodePolicy(t *testing.T) {
+	f := newFixture(t, host.Limits{}, weatherTool())
+	var results atomic.Int32
+	f.ex.RunCodePipeline().OnResult(func(_ context.Context, o *pipeline.Outcome) { results.Add(1) })
+	remove := f.ex.RunCodePipeline().Guard(func(inv *pipeline.Invocation) string {
+		if strings.Contains(string(inv.Arguments()), "forbidden") {
+			return "programs may not say forbidden"
+		}
+		return ""
+	})
+	defer remove()
+	r := f.run(t, `return "forbidden"`)
+	require.True(t, r.IsError)
+	require.Nil(t, r.Run)
+	require.Equal(t, "Error: programs may not say forbidden", ptc.ContentText(r.Content))
+	require.Equal(t, pipeline.CodeDenied, r.Outcome.Code())
+	r = f.run(t, `return "fine"`)
+	require.Equal(t, "fine", ptc.ContentText(r.Content))
+	require.Equal(t, int32(2), results.Load())
+}

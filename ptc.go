@@ -153,6 +153,13 @@ func (e *Executor) Close(ctx context.Context) error {
 	return nil
 }
 
+// RunCodePipeline returns the pipeline the run_code calls themselves go
+// through: its registry holds run_code alone. Add policies to it to gate or
+// observe whole programs (a guard that refuses run_code for an agent, a
+// result listener that meters runs); the tools' own policies belong on
+// Config.Pipeline, which every subcall goes through.
+func (e *Executor) RunCodePipeline() *pipeline.Pipeline { return e.own }
+
 const codeDescription = "The program: the body of an async JavaScript function."
 
 // Describe returns the run_code schema the model sees in PTC mode: its
