@@ -299,8 +299,13 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	img := h.base
 	if p.Prelude != "" && h.base != nil {
 		var err error
-		if img, err = h.preludeImage(ctx, p.Prelude); err != nil {
-			r.fault(KindInternal, err.Error())
+		if img, err = h.preludeImage(runCtx, p.Prelude); err != nil {
+			if runCtx.Err() != nil {
+				// Gave up waiting for another run to build the image.
+				r.stop(stopFromContext(runCtx))
+			} else {
+				r.fault(KindInternal, err.Error())
+			}
 			r.fillFrom(out)
 			return finish()
 		}

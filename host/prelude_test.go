@@ -89,3 +89,11 @@ func TestHost_Run_callSeq(t *testing.T) {
 	// The call the host refused is not numbered: Seq has no gaps.
 	require.Equal(t, map[string]int{"a": 1, "b": 2, "c": 3, "d": 4}, seen)
 }
+
+func TestHost_Run_noDispatcher(t *testing.T) {
+	h := newHost(t, host.Config{})
+	out := h.Run(context.Background(), host.Program{Source: `
+		try { await __ptc_call("no_such_tool", {a: 1}) } catch (e) { return [e.name, e.code, e.tool, e.message, e instanceof Error] }`})
+	require.Equal(t, host.KindOK, out.Kind, out.Text())
+	require.JSONEq(t, `["ToolError","UNKNOWN_TOOL","no_such_tool","unknown tool: no_such_tool",true]`, string(out.ReturnValue))
+}

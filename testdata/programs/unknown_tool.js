@@ -1,3 +1,4 @@
+// ptc: tools=../tools/weather.json
 try {
   await __ptc_call("no_such_tool", { a: 1 });
 } catch (e) {
