@@ -48,6 +48,17 @@ type Subcall struct {
 	Tool string
 	// Arguments are the arguments as the program sent them.
 	Arguments json.RawMessage
+	// OK reports whether the call succeeded as the program sees it: the
+	// pipeline succeeded and its value could be delivered (JSON-encodable,
+	// within the result limit).
+	OK bool
+	// Code is the code of the ToolError the program's promise rejected
+	// with; "" when OK.
+	Code pipeline.Code
+	// Received reports whether the program received the result before the
+	// run ended (it may never have awaited it). Only the images of
+	// received, successful subcalls reach the content.
+	Received bool
 	// Outcome is the subcall's outcome in the pipeline.
 	Outcome *pipeline.Outcome
 }
@@ -85,9 +96,10 @@ func (e *Executor) Execute(ctx context.Context, b pipeline.Batch) []*Result {
 		reports: make(map[string]*report),
 	}
 	outs := e.own.Execute(context.WithValue(ctx, batchKey{}, br), pipeline.Batch{
-		Calls: b.Calls,
-		Agent: b.Agent,
-		Log:   b.Log,
+		Calls:    b.Calls,
+		Agent:    b.Agent,
+		Log:      b.Log,
+		Approver: b.Approver, // for asks of RunCodePipeline's policies
 	})
 	results := make([]*Result, len(outs))
 	for i, o := range outs {
@@ -107,6 +119,13 @@ func (e *Executor) result(o *pipeline.Outcome, rep *report) *Result {
 		r.Run, r.Subcalls = rep.run, rep.subcalls
 		rep.mu.Unlock()
 		slices.SortFunc(r.Subcalls, func(a, b Subcall) int { return a.N - b.N })
+		if r.Run != nil {
+			for _, seq := range r.Run.Received {
+				if i, ok := slices.BinarySearchFunc(r.Subcalls, seq, func(sc Subcall, n int) int { return sc.N - n }); ok {
+					r.Subcalls[i].Received = true
+				}
+			}
+		}
 	}
 	switch code := o.Code(); {
 	case code == pipeline.CodeAbortedBeforeDispatch && o.Tool() == ToolName:
@@ -117,7 +136,7 @@ func (e *Executor) result(o *pipeline.Outcome, rep *report) *Result {
 		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): run cancelled by the caller")}
 	}
 	for _, sc := range r.Subcalls {
-		if !sc.Outcome.OK() {
+		if !sc.OK || !sc.Received {
 			continue
 		}
 		var images []registry.Part
@@ -147,7 +166,7 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 
 	env := br.env
 	env.Parent = exec.CallID
-	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(e.limits.InFlight), rep: rep}
+	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(e.limits.InFlight), rep: rep, resultBytes: e.limits.ResultBytes}
 	lim := e.limits
 	// The executor keeps the in-flight limit itself, in issue order; the
 	// host must hand every call over at once.
@@ -181,10 +200,11 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 
 // dispatcher routes one program's subcalls through the pipeline.
 type dispatcher struct {
-	pipe  *pipeline.Pipeline
-	env   pipeline.Env
-	order *order
-	rep   *report
+	pipe        *pipeline.Pipeline
+	env         pipeline.Env
+	order       *order
+	rep         *report
+	resultBytes int
 }
 
 // Dispatch implements host.Dispatcher.
@@ -196,15 +216,32 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	if admitted {
 		d.order.leave()
 	}
+	reply := d.reply(o)
+	sc := Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: reply.Err == nil, Outcome: o}
+	if reply.Err != nil {
+		sc.Code = pipeline.Code(reply.Err.Code)
+	}
 	d.rep.mu.Lock()
-	d.rep.subcalls = append(d.rep.subcalls, Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, Outcome: o})
+	d.rep.subcalls = append(d.rep.subcalls, sc)
 	d.rep.mu.Unlock()
+	return reply
+}
+
+// reply is what the program receives for an outcome: its value, or a
+// failure, also when the value cannot be delivered.
+func (d *dispatcher) reply(o *pipeline.Outcome) host.Reply {
 	if !o.OK() {
 		return host.Reply{Err: &host.CallError{Code: string(o.Code()), Message: o.Reason()}}
 	}
 	v, err := o.ValueJSON()
 	if err != nil {
 		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeToolFailed), Message: "tool result is not JSON-encodable: " + err.Error()}}
+	}
+	if !json.Valid(v) {
+		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeToolFailed), Message: "tool result is not valid JSON"}}
+	}
+	if len(v) > d.resultBytes {
+		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeToolFailed), Message: "tool result is " + strconv.Itoa(len(v)) + " bytes, over the " + strconv.Itoa(d.resultBytes) + "-byte limit"}}
 	}
 	return host.Reply{Value: v}
 }

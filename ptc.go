@@ -103,6 +103,9 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 	if cfg.Pipeline == nil {
 		return nil, ErrNoPipeline
 	}
+	if err := cfg.Limits.Validate(); err != nil {
+		return nil, fmt.Errorf("ptc: %w", err)
+	}
 	e := &Executor{
 		pipe:   cfg.Pipeline,
 		host:   cfg.Host,
@@ -165,9 +168,11 @@ const codeDescription = "The program: the body of an async JavaScript function."
 // Describe returns the run_code schema the model sees in PTC mode: its
 // description explains the program's contract and declares, in
 // TypeScript, the tools agent may call through set (nil: the registered
-// definitions, without conditional tools). The bytes depend only on the
-// visible tools, their order and the limits, so a prompt prefix that holds
-// them stays cacheable.
+// definitions, without conditional tools). Pass the agent and set the
+// batch will carry: a set resolved for another scope, or by another
+// registry, admits no tools. The bytes depend only on the visible tools,
+// their order and the limits, so a prompt prefix that holds them stays
+// cacheable.
 func (e *Executor) Describe(agent registry.Scope, set *registry.ToolSet) registry.ToolSchema {
 	s := e.runCode.Schema()
 	s.Description = e.description(e.Declarations(agent, set))

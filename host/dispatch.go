@@ -24,11 +24,12 @@ func (f DispatcherFunc) Dispatch(ctx context.Context, call Call) Reply {
 
 // Call is one subcall as the program issued it.
 type Call struct {
-	// Seq numbers the run's dispatched subcalls from 1, without gaps, in
-	// the order the program started them. (A call whose name is not UTF-8
-	// is failed by the host and never reaches the dispatcher.)
+	// Seq numbers the run's subcalls from 1, without gaps, in the order
+	// the program started them. (Only a hostile guest's call with
+	// arguments that are not JSON is failed by the host unnumbered.)
 	Seq int
-	// Name is the tool name the program called.
+	// Name is the tool name the program called, made valid UTF-8 and cut
+	// to MaxCallNameBytes.
 	Name string
 	// Args are the call's arguments: valid JSON, as the program's
 	// JSON.stringify produced them.
@@ -45,9 +46,13 @@ type Reply struct {
 	Err *CallError
 }
 
-// CallError is a failed subcall as the program sees it.
+// CallError is a failed subcall as the program sees it: the rejection's
+// ToolError carries both fields.
 type CallError struct {
-	Code    string
+	// Code is the machine-readable code, a pipeline error code for
+	// instance (ToolError.code).
+	Code string
+	// Message is the human-readable reason (ToolError.message).
 	Message string
 }
 

@@ -269,7 +269,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		out.Duration = time.Since(start)
 		return out
 	}
-	if err := lim.validate(); err != nil {
+	if err := lim.Validate(); err != nil {
 		out.Kind, out.Message = KindInternal, err.Error()
 		return finish()
 	}

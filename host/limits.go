@@ -72,7 +72,11 @@ func (l Limits) WithDefaults() Limits {
 	return l
 }
 
-func (l Limits) validate() error {
+// Validate reports limits the host cannot honour: a JS stack that leaves
+// less than 128 KiB of the 1 MiB wasm stack, a memory limit under 1 MiB or
+// over 3 GiB. Zero fields are valid (they take the defaults).
+func (l Limits) Validate() error {
+	l = l.WithDefaults()
 	if l.StackBytes > wasmStackBytes-128<<10 {
 		return fmt.Errorf("host: stack limit %d bytes: must leave 128 KiB of the %d-byte wasm stack", l.StackBytes, wasmStackBytes)
 	}

@@ -42,6 +42,11 @@ type Outcome struct {
 	ReturnValue json.RawMessage
 	// Subcalls counts the subcalls the program started.
 	Subcalls int
+	// Received lists, by Call.Seq and in order, the subcalls whose results
+	// (values or errors) the program received before the run ended; a call
+	// the program never awaited, or that was still running at the end, is
+	// not in it.
+	Received []int
 	// MemoryBytes is the peak size of the guest's linear memory.
 	MemoryBytes uint64
 	// Duration is the wall time of the run, instantiation included.

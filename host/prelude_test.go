@@ -71,23 +71,31 @@ func TestHost_Run_callSeq(t *testing.T) {
 	h := newHost(t, host.Config{})
 	var mu sync.Mutex
 	seen := map[string]int{}
+	names := map[int]string{}
 	d := host.DispatcherFunc(func(_ context.Context, c host.Call) host.Reply {
 		var a struct{ I string }
 		_ = json.Unmarshal(c.Args, &a)
 		mu.Lock()
 		seen[a.I] = c.Seq
+		names[c.Seq] = c.Name
 		mu.Unlock()
 		return host.Reply{}
 	})
 	out := h.Run(context.Background(), host.Program{Dispatcher: d, Source: `
 		await Promise.all(["a", "b", "c"].map((i) => __ptc_call("t", { i })));
-		const bad = await __ptc_call("\uD800", {}).catch((e) => e.code);
-		await __ptc_call("t", { i: "d" });
-		return bad`})
+		await __ptc_call("\uD800x", { i: "lone" });
+		await __ptc_call("n".repeat(1000), { i: "long" });
+		__ptc_call("t", { i: "never awaited" });
+		await __ptc_call("t", { i: "d" });`})
 	require.Equal(t, host.KindOK, out.Kind, out.Text())
-	require.Equal(t, "INVALID_ARGUMENTS", out.Text())
-	// The call the host refused is not numbered: Seq has no gaps.
-	require.Equal(t, map[string]int{"a": 1, "b": 2, "c": 3, "d": 4}, seen)
+	require.Equal(t, map[string]int{"a": 1, "b": 2, "c": 3, "lone": 4, "long": 5, "never awaited": 6, "d": 7}, seen)
+	require.Equal(t, "\uFFFDx", names[4], "a lone surrogate becomes U+FFFD")
+	require.Equal(t, strings.Repeat("n", host.MaxCallNameBytes-len("…"))+"…", names[5])
+	require.Len(t, names[5], host.MaxCallNameBytes)
+	// The program received every result but the one it never awaited
+	// (which may have come in after the last await, or not at all).
+	require.Subset(t, out.Received, []int{1, 2, 3, 4, 5, 7})
+	require.Equal(t, 7, out.Received[len(out.Received)-1])
 }
 
 func TestHost_Run_noDispatcher(t *testing.T) {
@@ -96,4 +104,14 @@ func TestHost_Run_noDispatcher(t *testing.T) {
 		try { await __ptc_call("no_such_tool", {a: 1}) } catch (e) { return [e.name, e.code, e.tool, e.message, e instanceof Error] }`})
 	require.Equal(t, host.KindOK, out.Kind, out.Text())
 	require.JSONEq(t, `["ToolError","UNKNOWN_TOOL","no_such_tool","unknown tool: no_such_tool",true]`, string(out.ReturnValue))
+}
+
+func TestHost_Run_preludeRunaway(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits for the 10 s prelude deadline")
+	}
+	h := newHost(t, host.Config{})
+	out := h.Run(context.Background(), host.Program{Prelude: `for (;;) {}`, Source: `return 1`})
+	require.Equal(t, host.KindInternal, out.Kind)
+	require.Equal(t, "prelude did not finish within 10s", out.Message)
 }

@@ -62,6 +62,8 @@ type run struct {
 	subcalls    int
 	nextID      int32
 	nextSeq     int
+	seqOf       map[int32]int // call id -> Seq, for dispatched calls
+	received    []int         // Seq of each result the guest took, in order
 	delivered   map[int32][]byte
 	finished    bool
 	finishKind  int32
@@ -85,6 +87,7 @@ func newRun(d Dispatcher, lim Limits, cancelCalls context.CancelFunc) *run {
 		sem:         make(chan struct{}, lim.InFlight),
 		ready:       make(chan completion, n),
 		delivered:   make(map[int32][]byte),
+		seqOf:       make(map[int32]int),
 		cancelCalls: cancelCalls,
 	}
 }
@@ -148,12 +151,15 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 	r.subcalls++
 	r.nextID++
 	id := r.nextID
-	valid := utf8.ValidString(name) && json.Valid(args)
+	// Our glue's arguments are always JSON (JSON.stringify made them);
+	// only a hostile guest sends anything else, and it is refused here.
+	valid := json.Valid(args)
 	seq := 0
 	if valid {
 		// Only calls the dispatcher sees are numbered, so its Seq has no gaps.
 		r.nextSeq++
 		seq = r.nextSeq
+		r.seqOf[id] = seq
 	}
 	r.mu.Unlock()
 
@@ -161,24 +167,50 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 		r.wg.Add(1)
 		go func() {
 			defer r.wg.Done()
-			r.complete(ctx, id, errEnvelope("INVALID_ARGUMENTS", "subcall name or arguments are not valid UTF-8 JSON"))
+			r.complete(ctx, id, errEnvelope("INVALID_ARGUMENTS", "subcall arguments are not valid JSON"))
 		}()
 		return id
 	}
 	r.wg.Add(1)
-	go r.dispatch(ctx, id, Call{Seq: seq, Name: name, Args: json.RawMessage(args)})
+	go r.dispatch(ctx, id, Call{Seq: seq, Name: callName(name), Args: json.RawMessage(args)})
 	return id
+}
+
+// MaxCallNameBytes bounds the tool name a subcall carries: a longer name
+// is cut (at a character boundary, with "…" appended), so no tool has it.
+const MaxCallNameBytes = 256
+
+// callName makes a guest's tool name fit for a dispatcher: valid UTF-8 (a
+// lone surrogate becomes U+FFFD) and at most MaxCallNameBytes long.
+func callName(name string) string {
+	if !utf8.ValidString(name) {
+		name = strings.ToValidUTF8(name, "\uFFFD")
+	}
+	if len(name) <= MaxCallNameBytes {
+		return name
+	}
+	cut := MaxCallNameBytes - len("…")
+	for cut > 0 && !utf8.RuneStart(name[cut]) {
+		cut--
+	}
+	return name[:cut] + "…"
 }
 
 func (r *run) dispatch(ctx context.Context, id int32, call Call) {
 	defer r.wg.Done()
+	// Every numbered call reaches the dispatcher: one whose run ended while
+	// it waited for an in-flight slot goes with its cancelled context (and
+	// without a slot), so the dispatcher sees, and can account for, them all.
 	select {
 	case r.sem <- struct{}{}:
-	case <-ctx.Done():
-		r.complete(ctx, id, errEnvelope("ABORTED_BEFORE_DISPATCH", "run ended before the call was dispatched"))
-		return
+		defer func() { <-r.sem }()
+	default:
+		select {
+		case r.sem <- struct{}{}:
+			defer func() { <-r.sem }()
+		case <-ctx.Done():
+		}
 	}
-	defer func() { <-r.sem }()
 	reply, ok := r.safeDispatch(ctx, call)
 	if !ok {
 		return
@@ -232,6 +264,9 @@ func (r *run) take(id int32, n uint32) ([]byte, bool) {
 		return nil, false
 	}
 	delete(r.delivered, id)
+	if seq := r.seqOf[id]; seq != 0 {
+		r.received = append(r.received, seq)
+	}
 	return env, true
 }
 
@@ -261,6 +296,7 @@ func (r *run) fillFrom(out *Outcome) {
 	defer r.mu.Unlock()
 	out.Output = r.output
 	out.Subcalls = r.subcalls
+	out.Received = r.received
 	if r.faultKind != "" {
 		out.Kind, out.Message = r.faultKind, r.faultMsg
 		return

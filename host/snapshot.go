@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 )
@@ -20,6 +21,9 @@ type image struct {
 // has one prelude per distinct tool set, and a step reuses its set for
 // every run_code call, so a handful covers the working set.
 const preludeCacheSize = 16
+
+// preludeTimeout bounds the evaluation of a prelude whose image is built.
+const preludeTimeout = 10 * time.Second
 
 // preludeCache maps a prelude's source to the image taken after it ran,
 // least recently used first out.
@@ -65,8 +69,11 @@ func (h *Host) preludeImage(ctx context.Context, src string) (*image, error) {
 	c.mu.Unlock()
 
 	// Built under a context of its own: a caller giving up must not leave
-	// a half-made image to the others waiting for it.
-	e.img, e.err = h.buildPreludeImage(context.WithoutCancel(ctx), src)
+	// a half-made image to the others waiting for it. The prelude is
+	// trusted, but a runaway one must not hang every run that uses it.
+	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), preludeTimeout)
+	e.img, e.err = h.buildPreludeImage(bctx, src)
+	cancel()
 	close(e.ready)
 	if e.err != nil {
 		c.mu.Lock()
@@ -103,6 +110,8 @@ var errPreludeNoReason = errors.New("prelude failed without a reason")
 // image and keeps its memory.
 func (h *Host) buildPreludeImage(ctx context.Context, src string) (*image, error) {
 	r := newRun(noTools, Limits{}.WithDefaults(), func() {})
+	stop := context.AfterFunc(ctx, func() { r.stop(stopTimeout) })
+	defer stop()
 	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions()
 	mod, err := h.instantiate(withRun(ctx, r), mc)
 	if err != nil {
@@ -114,6 +123,9 @@ func (h *Host) buildPreludeImage(ctx context.Context, src string) (*image, error
 	}
 	if err := r.prelude(withRun(ctx, r), mod, src); err != nil {
 		return nil, fmt.Errorf("prelude: %w", err)
+	}
+	if r.stopped() {
+		return nil, fmt.Errorf("prelude did not finish within %v", preludeTimeout)
 	}
 	if r.hasOutcome() {
 		return nil, r.preludeError()

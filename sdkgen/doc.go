@@ -52,7 +52,9 @@
 //  2. a leading digit is prefixed with "_" ("3d" is "_3d");
 //  3. a reserved word (ECMAScript keywords, strict-mode reserved words,
 //     literals, "arguments", "eval", "undefined", "NaN", "Infinity",
-//     "__proto__") gets "_" appended ("delete" is "delete_");
+//     "__proto__", and "then", which would make tools a thenable that
+//     await and Promise.resolve unwrap) gets "_" appended ("delete" is
+//     "delete_");
 //  4. names that needed no mapping keep their name; then, in input
 //     (registration) order, a mapped name already taken gets the first free
 //     suffix of "_2", "_3", ... ("a-b" beside "a_b" is "a_b_2").

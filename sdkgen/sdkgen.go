@@ -68,7 +68,7 @@ var reserved = func() map[string]bool {
 		instanceof new null return super switch this throw true try typeof var
 		void while with yield
 		implements interface let package private protected public static
-		arguments eval undefined NaN Infinity __proto__`) {
+		arguments eval undefined NaN Infinity __proto__ then`) {
 		m[w] = true
 	}
 	return m

@@ -139,7 +139,7 @@ func TestMethodNames(t *testing.T) {
 		{"plain", []string{"a", "get_weather", "X9"}, []string{"a", "get_weather", "X9"}},
 		{"dash", []string{"web-search"}, []string{"web_search"}},
 		{"leading digit", []string{"3d"}, []string{"_3d"}},
-		{"reserved", []string{"delete", "class", "await", "__proto__", "undefined"}, []string{"delete_", "class_", "await_", "__proto___", "undefined_"}},
+		{"reserved", []string{"delete", "class", "await", "__proto__", "undefined", "then"}, []string{"delete_", "class_", "await_", "__proto___", "undefined_", "then_"}},
 		{"empty", []string{""}, []string{"_"}},
 		{"unicode", []string{"héllo", "日本"}, []string{"h_llo", "__"}},
 		{"dollar", []string{"a$b"}, []string{"a_b"}},

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"strings"
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/pipeline"
@@ -41,7 +42,7 @@ type subcall struct {
 	Tool       string          `json:"tool"`
 	Arguments  json.RawMessage `json:"arguments"`
 	OK         bool            `json:"ok"`
-	Code       string          `json:"code,omitempty"`
+	Code       *string         `json:"code"` // null when ok
 	DurationMs float64         `json:"durationMs"`
 }
 
@@ -82,22 +83,30 @@ func writeJSON(w io.Writer, r *ptc.Result) error {
 		}
 	}
 	if out.Error == nil && r.IsError {
-		// The call failed outside the program: it never started.
+		// The call failed outside the program: cancelled before it started
+		// or before the pipeline settled it.
 		kind := "internal"
-		if r.Outcome.Code() == pipeline.CodeAbortedBeforeDispatch {
+		switch r.Outcome.Code() {
+		case pipeline.CodeAbortedBeforeDispatch, pipeline.CodeAborted:
 			kind = "aborted"
 		}
-		out.Error = &runError{Kind: kind, Message: r.Outcome.Reason()}
+		msg, _ := strings.CutPrefix(ptc.ContentText(r.Content[:1]), "Error: code run failed ("+kind+"): ")
+		out.Error = &runError{Kind: kind, Message: msg}
+		out.ReturnValue = json.RawMessage("null")
 	}
 	for _, sc := range r.Subcalls {
-		out.Subcalls = append(out.Subcalls, subcall{
+		s := subcall{
 			N:          sc.N,
 			Tool:       sc.Tool,
 			Arguments:  sc.Arguments,
-			OK:         sc.Outcome.OK(),
-			Code:       string(sc.Outcome.Code()),
+			OK:         sc.OK,
 			DurationMs: float64(sc.Outcome.Duration().Microseconds()) / 1000,
-		})
+		}
+		if !sc.OK {
+			code := string(sc.Code)
+			s.Code = &code
+		}
+		out.Subcalls = append(out.Subcalls, s)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)

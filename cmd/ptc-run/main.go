@@ -96,10 +96,11 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	timeout := fs.Duration("timeout", host.DefaultTimeout, "wall-time limit of the run")
 	memory := fs.String("memory", strconv.Itoa(host.DefaultMemoryBytes), "memory limit in bytes")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the content")
-	if err := fs.Parse(args); err != nil {
-		return 0, &usageError{err.Error()}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return 0, err
 	}
-	if fs.NArg() != 1 {
+	if len(pos) != 1 {
 		return 0, &usageError{"run takes exactly one PROGRAM.js or -"}
 	}
 	mem, err := strconv.ParseUint(*memory, 10, 64)
@@ -109,7 +110,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	if *timeout <= 0 {
 		return 0, &usageError{fmt.Sprintf("--timeout %v: want a positive duration", *timeout)}
 	}
-	src, err := readProgram(fs.Arg(0), stdin)
+	src, err := readProgram(pos[0], stdin)
 	if err != nil {
 		return 0, err
 	}
@@ -140,10 +141,11 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 func cmdSDK(ctx context.Context, args []string, stdout io.Writer) error {
 	fs := newFlags("sdk")
 	tools := fs.String("tools", "", "tool fixture file")
-	if err := fs.Parse(args); err != nil {
-		return &usageError{err.Error()}
+	pos, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
 	}
-	if *tools == "" || fs.NArg() != 0 {
+	if *tools == "" || len(pos) != 0 {
 		return &usageError{"sdk takes --tools FILE and nothing else"}
 	}
 	ex, err := newExecutor(ctx, *tools, host.Limits{})
@@ -153,6 +155,23 @@ func cmdSDK(ctx context.Context, args []string, stdout io.Writer) error {
 	defer ex.Close(context.Background())
 	_, err = io.WriteString(stdout, ex.Declarations(registry.Scope{}, nil))
 	return err
+}
+
+// parseInterspersed parses flags before and after the positional
+// arguments ("run prog.js --json" works) and returns the positionals.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, &usageError{err.Error()}
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
 }
 
 // newExecutor mounts the fixture tools (if any) in a registry and a

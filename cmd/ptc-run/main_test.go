@@ -146,6 +146,8 @@ func TestRun_jsonSubcalls(t *testing.T) {
 	require.Equal(t, "radar_image", got.Subcalls[0]["tool"])
 	require.Equal(t, map[string]any{"city": "Paris"}, got.Subcalls[0]["arguments"])
 	require.Equal(t, true, got.Subcalls[0]["ok"])
+	require.Contains(t, got.Subcalls[0], "code")
+	require.Nil(t, got.Subcalls[0]["code"], "code is null on success")
 	require.Equal(t, false, got.Subcalls[1]["ok"])
 	require.Equal(t, "TOOL_FAILED", got.Subcalls[1]["code"])
 	require.Contains(t, got.Subcalls[1], "durationMs")
@@ -171,5 +173,24 @@ func TestSDK(t *testing.T) {
 		stderr.Reset()
 		require.Equal(t, 2, run(context.Background(), args, nil, &stdout, &stderr))
 		require.Contains(t, stderr.String(), "usage:")
+	}
+}
+
+func TestRun_flagsAfterProgram(t *testing.T) {
+	skipUnbuilt(t)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"run", "-", "--json", "--timeout", "5s"}, strings.NewReader(`return 1`), &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	require.Contains(t, stdout.String(), `"returnValue":1`)
+}
+
+func TestRun_limitsOutOfRange(t *testing.T) {
+	skipUnbuilt(t)
+	for _, mem := range []string{"1000", "99999999999"} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"run", "--memory", mem, "-"}, strings.NewReader(`return 1`), &stdout, &stderr)
+		require.Equal(t, 2, code, mem)
+		require.Contains(t, stderr.String(), "memory limit")
+		require.Empty(t, stdout.String())
 	}
 }
