@@ -72,11 +72,32 @@ static int ptab_reserve(JSContext *c) {
     return 0;
 }
 
-static void ptab_put(struct pending e) {
+// ptab_put adds e, replacing an entry with the same id (whose promise
+// then never settles), as a Map would.
+static void ptab_put(JSContext *c, struct pending e) {
     uint32_t j = ptab_slot(e.id);
-    while (ptab[j].id != 0) j = (j + 1) & (ptab_cap - 1);
+    while (ptab[j].id != 0 && ptab[j].id != e.id) j = (j + 1) & (ptab_cap - 1);
+    if (ptab[j].id == e.id) {
+        JS_FreeValue(c, ptab[j].resolve);
+        JS_FreeValue(c, ptab[j].reject);
+        JS_FreeValue(c, ptab[j].name);
+    } else {
+        ptab_n++;
+    }
     ptab[j] = e;
-    ptab_n++;
+}
+
+// ptab_clear drops every entry: calls started before a snapshot (by a
+// prelude, say) belong to a host run that is gone.
+static void ptab_clear(JSContext *c) {
+    for (uint32_t i = 0; i < ptab_cap; i++) {
+        if (ptab[i].id == 0) continue;
+        JS_FreeValue(c, ptab[i].resolve);
+        JS_FreeValue(c, ptab[i].reject);
+        JS_FreeValue(c, ptab[i].name);
+        ptab[i].id = 0;
+    }
+    ptab_n = 0;
 }
 
 // ptab_take removes the entry for id into *e; it returns 0 when there is none.
@@ -230,9 +251,7 @@ static JSValue native_call(JSContext *c, JSValueConst this_val, int argc, JSValu
         JS_FreeValue(c, promise);
         return stop(c);
     }
-    // A host that repeated an id would orphan the earlier promise; that
-    // call then stays pending and the run ends as a deadlock or a timeout.
-    ptab_put((struct pending){id, funcs[0], funcs[1], name});
+    ptab_put(c, (struct pending){id, funcs[0], funcs[1], name});
     pending_calls++;
     return promise;
 }
@@ -403,6 +422,8 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
         return -1;
     }
     // Per-run settings, applied after a possible snapshot.
+    ptab_clear(ctx);
+    pending_calls = 0;
     if (memory_limit) JS_SetMemoryLimit(rt, memory_limit);
     if (stack_size) JS_SetMaxStackSize(rt, stack_size);
     struct timeval tv;
