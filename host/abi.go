@@ -52,6 +52,7 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 	// write(ptr, len) -> 0 to go on, 1 to stop
 	fn("write", func(ctx context.Context, m api.Module, s []uint64) {
 		r := runFrom(ctx)
+		r.launchDeferred()
 		line := read(r, m, api.DecodeU32(s[0]), api.DecodeU32(s[1]))
 		if r.write(string(line)) {
 			s[0] = 0
@@ -61,7 +62,9 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 	}, []api.ValueType{i32, i32}, []api.ValueType{i32})
 	// interrupted() -> nonzero when the guest must stop
 	fn("interrupted", func(ctx context.Context, _ api.Module, s []uint64) {
-		if runFrom(ctx).stopped() {
+		r := runFrom(ctx)
+		r.launchDeferred() // the guest is busy: let the call run meanwhile
+		if r.stopped() {
 			s[0] = 1
 		} else {
 			s[0] = 0
@@ -81,6 +84,7 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 	// call_read(id, ptr, len) -> 0, after copying the envelope to ptr
 	fn("call_read", func(ctx context.Context, m api.Module, s []uint64) {
 		r := runFrom(ctx)
+		r.launchDeferred()
 		id, ptr, n := api.DecodeI32(s[0]), api.DecodeU32(s[1]), api.DecodeU32(s[2])
 		env, ok := r.take(id, n)
 		if !ok {
@@ -96,6 +100,7 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 	// finish(kind, ptr, len): the run's outcome
 	fn("finish", func(ctx context.Context, m api.Module, s []uint64) {
 		r := runFrom(ctx)
+		r.launchDeferred()
 		data := read(r, m, api.DecodeU32(s[1]), api.DecodeU32(s[2]))
 		r.finish(api.DecodeI32(s[0]), data)
 	}, []api.ValueType{i32, i32, i32}, nil)
