@@ -33,18 +33,20 @@ enum {
 };
 
 void JS_PtcSeedRandom(JSContext *ctx, uint64_t seed); // random-seed.patch
+JSValue JS_PtcNewPromise(JSContext *ctx);               // promise-settle.patch
+void JS_PtcSettlePromise(JSContext *ctx, JSValueConst promise, JSValueConst value, bool is_reject);
 
 static JSRuntime *rt;
 static JSContext *ctx;
-static JSValue settle_fn, finish_ok_fn, describe_fn, string_fn;
+static JSValue settle_fn, finish_ok_fn, describe_fn, string_fn, keep_shapes;
 static int pending_calls;
 
-// A started subcall: the functions that settle its promise and the tool
-// name (a string) its ToolError carries. Kept in an open-addressing table
+// A started subcall: its promise and the tool name (a string) its
+// ToolError carries. Kept in an open-addressing table
 // keyed by the host's call id (linear probing; id 0 marks a free slot).
 struct pending {
     int32_t id;
-    JSValue resolve, reject, name;
+    JSValue promise, name;
 };
 static struct pending *ptab;
 static uint32_t ptab_cap; // a power of two, or 0
@@ -78,8 +80,7 @@ static void ptab_put(JSContext *c, struct pending e) {
     uint32_t j = ptab_slot(e.id);
     while (ptab[j].id != 0 && ptab[j].id != e.id) j = (j + 1) & (ptab_cap - 1);
     if (ptab[j].id == e.id) {
-        JS_FreeValue(c, ptab[j].resolve);
-        JS_FreeValue(c, ptab[j].reject);
+        JS_FreeValue(c, ptab[j].promise);
         JS_FreeValue(c, ptab[j].name);
     } else {
         ptab_n++;
@@ -92,8 +93,7 @@ static void ptab_put(JSContext *c, struct pending e) {
 static void ptab_clear(JSContext *c) {
     for (uint32_t i = 0; i < ptab_cap; i++) {
         if (ptab[i].id == 0) continue;
-        JS_FreeValue(c, ptab[i].resolve);
-        JS_FreeValue(c, ptab[i].reject);
+        JS_FreeValue(c, ptab[i].promise);
         JS_FreeValue(c, ptab[i].name);
         ptab[i].id = 0;
     }
@@ -147,10 +147,11 @@ static const char bootstrap[] =
     "  Object.defineProperty(ToolError.prototype, 'name', { value: 'ToolError', writable: true, enumerable: false, configurable: true });\n"
     "  Object.defineProperty(globalThis, '__ptc_call', { value: native.call, writable: false, enumerable: false, configurable: false });\n"
     "  Object.defineProperty(globalThis, 'ToolError', { value: ToolError, writable: false, enumerable: false, configurable: false });\n"
-    "  const settle = (resolve, reject, name, envelope) => {\n"
+    "  const settle = (name, envelope) => {\n"
     "    let r;\n"
-    "    try { r = JSON.parse(envelope); } catch (e) { reject(new ToolError(name, 'INTERNAL', 'malformed result from host')); return; }\n"
-    "    if (r.ok) resolve(r.value); else reject(new ToolError(name, String(r.code), String(r.message)));\n"
+    "    try { r = JSON.parse(envelope); } catch (e) { return [false, new ToolError(name, 'INTERNAL', 'malformed result from host')]; }\n"
+    "    if (r.ok) return [true, r.value];\n"
+    "    return [false, new ToolError(name, String(r.code), String(r.message))];\n"
     "  };\n"
     "  const finishOk = (v) => {\n"
     "    if (v === undefined) return '{}';\n"
@@ -166,7 +167,10 @@ static const char bootstrap[] =
     "    } else { message = fmt(e); }\n"
     "    return JSON.stringify({ message, stack });\n"
     "  };\n"
-    "  return [settle, finishOk, describe, String];\n"
+    "  // Objects whose shapes QuickJS would otherwise build and free on every\n"
+    "  // subcall (JSON.stringify's holder, promise reaction functions).\n"
+    "  const keep = [{}, { '': 0 }, Object.create(Function.prototype)];\n"
+    "  return [settle, finishOk, describe, String, keep];\n"
     "})\n";
 
 // --- memory: report wasi-libc's usable size so JS_SetMemoryLimit works ---
@@ -232,9 +236,8 @@ static JSValue native_call(JSContext *c, JSValueConst this_val, int argc, JSValu
     const char *ns = JS_ToCStringLen(c, &nlen, name);
     const char *as = ns ? JS_ToCStringLen(c, &alen, json) : NULL;
     JS_FreeValue(c, json);
-    JSValue funcs[2] = {JS_UNDEFINED, JS_UNDEFINED};
     JSValue promise = JS_EXCEPTION;
-    if (as && ptab_reserve(c) == 0) promise = JS_NewPromiseCapability(c, funcs);
+    if (as && ptab_reserve(c) == 0) promise = JS_PtcNewPromise(c);
     if (JS_IsException(promise)) {
         JS_FreeCString(c, ns);
         JS_FreeCString(c, as);
@@ -246,12 +249,10 @@ static JSValue native_call(JSContext *c, JSValueConst this_val, int argc, JSValu
     JS_FreeCString(c, as);
     if (id <= 0) {
         JS_FreeValue(c, name);
-        JS_FreeValue(c, funcs[0]);
-        JS_FreeValue(c, funcs[1]);
         JS_FreeValue(c, promise);
         return stop(c);
     }
-    ptab_put(c, (struct pending){id, funcs[0], funcs[1], name});
+    ptab_put(c, (struct pending){id, JS_DupValue(c, promise), name});
     pending_calls++;
     return promise;
 }
@@ -313,6 +314,7 @@ static int setup(void) {
     finish_ok_fn = JS_GetPropertyUint32(ctx, helpers, 1);
     describe_fn = JS_GetPropertyUint32(ctx, helpers, 2);
     string_fn = JS_GetPropertyUint32(ctx, helpers, 3);
+    keep_shapes = JS_GetPropertyUint32(ctx, helpers, 4);
     JS_FreeValue(ctx, helpers);
     return 0;
 }
@@ -369,8 +371,7 @@ static int settle(int32_t id, char *buf, uint32_t rlen) {
     struct pending p;
     pending_calls--;
     if (!ptab_take(id, &p)) return 0; // not ours; the host checked the id
-    JSValue r = JS_UNDEFINED;
-    int done = 0;
+    int r = 0, done = 0;
     size_t pl = sizeof(ok_prefix) - 1;
     if (rlen > pl + 1 && memcmp(buf, ok_prefix, pl) == 0 && buf[rlen - 1] == '}') {
         buf[rlen - 1] = 0;
@@ -380,13 +381,13 @@ static int settle(int32_t id, char *buf, uint32_t rlen) {
             JSValue e = JS_GetException(ctx);
             if (JS_IsUncatchableError(e)) {
                 JS_Throw(ctx, e);
-                r = JS_EXCEPTION;
+                r = -1;
                 done = 1;
             } else {
                 JS_FreeValue(ctx, e); // the bootstrap's settle decides
             }
         } else {
-            r = JS_Call(ctx, p.resolve, JS_UNDEFINED, 1, (JSValueConst *)&v);
+            JS_PtcSettlePromise(ctx, p.promise, v, false);
             JS_FreeValue(ctx, v);
             done = 1;
         }
@@ -394,20 +395,26 @@ static int settle(int32_t id, char *buf, uint32_t rlen) {
     if (!done) {
         buf[rlen] = 0;
         JSValue env = JS_NewStringLen(ctx, buf, rlen);
-        if (JS_IsException(env)) {
-            r = JS_EXCEPTION;
-        } else {
-            JSValue args[4] = {p.resolve, p.reject, p.name, env};
-            r = JS_Call(ctx, settle_fn, JS_UNDEFINED, 4, (JSValueConst *)args);
+        JSValue res = JS_EXCEPTION;
+        if (!JS_IsException(env)) {
+            JSValue args[2] = {p.name, env};
+            res = JS_Call(ctx, settle_fn, JS_UNDEFINED, 2, (JSValueConst *)args);
             JS_FreeValue(ctx, env);
         }
+        if (JS_IsException(res)) {
+            r = -1;
+        } else {
+            JSValue ok = JS_GetPropertyUint32(ctx, res, 0);
+            JSValue v = JS_GetPropertyUint32(ctx, res, 1);
+            JS_PtcSettlePromise(ctx, p.promise, v, !JS_ToBool(ctx, ok));
+            JS_FreeValue(ctx, ok);
+            JS_FreeValue(ctx, v);
+            JS_FreeValue(ctx, res);
+        }
     }
-    JS_FreeValue(ctx, p.resolve);
-    JS_FreeValue(ctx, p.reject);
+    JS_FreeValue(ctx, p.promise);
     JS_FreeValue(ctx, p.name);
-    if (JS_IsException(r)) return -1;
-    JS_FreeValue(ctx, r);
-    return 0;
+    return r;
 }
 
 static const char prefix[] = "(async function () {";
