@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <sys/time.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -219,8 +220,17 @@ static JSValue native_call(JSContext *c, JSValueConst this_val, int argc, JSValu
     JSValue name = JS_IsString(name_arg) ? JS_DupValue(c, name_arg) : JS_Call(c, string_fn, JS_UNDEFINED, 1, &name_arg);
     if (JS_IsException(name)) return JS_EXCEPTION;
     JSValue json;
+    char num[16];
+    int tag = JS_VALUE_GET_TAG(args_arg);
     if (JS_IsUndefined(args_arg)) {
         json = JS_NewStringLen(c, "{}", 2);
+    } else if (tag == JS_TAG_INT) {
+        // JSON.stringify of a primitive consults no toJSON: these are exact.
+        json = JS_NewStringLen(c, num, (size_t)snprintf(num, sizeof num, "%d", (int)JS_VALUE_GET_INT(args_arg)));
+    } else if (tag == JS_TAG_BOOL) {
+        json = JS_VALUE_GET_BOOL(args_arg) ? JS_NewStringLen(c, "true", 4) : JS_NewStringLen(c, "false", 5);
+    } else if (tag == JS_TAG_NULL) {
+        json = JS_NewStringLen(c, "null", 4);
     } else {
         json = JS_JSONStringify(c, args_arg, JS_UNDEFINED, JS_UNDEFINED);
         if (JS_IsUndefined(json)) {
