@@ -59,7 +59,11 @@ func TestExecute_hammer(t *testing.T) {
 				want = fmt.Sprint(21 * i)
 			}
 			r := f.runBatch(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCall(code)}})
-			if got := ptc.ContentText(r.Content); got != want {
+			got := ptc.ContentText(r.Content)
+			if i%4 == 2 && got == "Error: code run failed (aborted): run cancelled before it started" {
+				return // a loaded machine had not started the program yet
+			}
+			if got != want {
 				t.Errorf("batch %d: got %q, want %q", i, got, want)
 			}
 		}()

@@ -32,14 +32,24 @@ var (
 	errGuestFault = errors.New("guest fault")
 )
 
-// read copies a guest buffer, or faults.
-func read(r *run, m api.Module, ptr, n uint32) []byte {
+// view returns a guest buffer without copying it, or faults.
+func view(r *run, m api.Module, ptr, n uint32) []byte {
 	b, ok := m.Memory().Read(ptr, n)
 	if !ok {
 		r.fault(KindInternal, "guest passed an out-of-range buffer to the host")
 		panic(errGuestFault)
 	}
-	return append([]byte(nil), b...)
+	return b
+}
+
+// read copies a guest buffer, or faults.
+func read(r *run, m api.Module, ptr, n uint32) []byte {
+	return append([]byte(nil), view(r, m, ptr, n)...)
+}
+
+// readString copies a guest buffer into a string, or faults.
+func readString(r *run, m api.Module, ptr, n uint32) string {
+	return string(view(r, m, ptr, n))
 }
 
 const i32, i64 = api.ValueTypeI32, api.ValueTypeI64
@@ -52,8 +62,9 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 	// write(ptr, len) -> 0 to go on, 1 to stop
 	fn("write", func(ctx context.Context, m api.Module, s []uint64) {
 		r := runFrom(ctx)
-		line := read(r, m, api.DecodeU32(s[0]), api.DecodeU32(s[1]))
-		if r.write(string(line)) {
+		r.launchDeferred()
+		line := readString(r, m, api.DecodeU32(s[0]), api.DecodeU32(s[1]))
+		if r.write(line) {
 			s[0] = 0
 		} else {
 			s[0] = 1
@@ -61,7 +72,9 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 	}, []api.ValueType{i32, i32}, []api.ValueType{i32})
 	// interrupted() -> nonzero when the guest must stop
 	fn("interrupted", func(ctx context.Context, _ api.Module, s []uint64) {
-		if runFrom(ctx).stopped() {
+		r := runFrom(ctx)
+		r.launchDeferred() // the guest is busy: let the call run meanwhile
+		if r.stopped() {
 			s[0] = 1
 		} else {
 			s[0] = 0
@@ -70,9 +83,9 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 	// call_start(name, name_len, args, args_len) -> id > 0, or -1 to stop
 	fn("call_start", func(ctx context.Context, m api.Module, s []uint64) {
 		r := runFrom(ctx)
-		name := read(r, m, api.DecodeU32(s[0]), api.DecodeU32(s[1]))
+		name := readString(r, m, api.DecodeU32(s[0]), api.DecodeU32(s[1]))
 		args := read(r, m, api.DecodeU32(s[2]), api.DecodeU32(s[3]))
-		s[0] = api.EncodeI32(r.start(ctx, string(name), args))
+		s[0] = api.EncodeI32(r.start(ctx, name, args))
 	}, []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32})
 	// call_wait() -> id<<32 | len of the completed call's envelope, or -1
 	fn("call_wait", func(ctx context.Context, _ api.Module, s []uint64) {
@@ -81,6 +94,7 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 	// call_read(id, ptr, len) -> 0, after copying the envelope to ptr
 	fn("call_read", func(ctx context.Context, m api.Module, s []uint64) {
 		r := runFrom(ctx)
+		r.launchDeferred()
 		id, ptr, n := api.DecodeI32(s[0]), api.DecodeU32(s[1]), api.DecodeU32(s[2])
 		env, ok := r.take(id, n)
 		if !ok {
@@ -96,6 +110,7 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 	// finish(kind, ptr, len): the run's outcome
 	fn("finish", func(ctx context.Context, m api.Module, s []uint64) {
 		r := runFrom(ctx)
+		r.launchDeferred()
 		data := read(r, m, api.DecodeU32(s[1]), api.DecodeU32(s[2]))
 		r.finish(api.DecodeI32(s[0]), data)
 	}, []api.ValueType{i32, i32, i32}, nil)

@@ -5,11 +5,14 @@ import (
 	"encoding/json"
 )
 
-// Dispatcher serves a program's subcalls. Dispatch is called on its own
-// goroutine for each subcall, with a context that is cancelled when the run
-// ends; it must honour that context and return. Dispatch may be called
-// concurrently, up to the run's in-flight limit, and the goroutines may
-// reach it in any order: Call.Seq gives the order the program issued them.
+// Dispatcher serves a program's subcalls. Dispatch is called for each
+// subcall with a context that is cancelled when the run ends; it must
+// honour that context and return. A call runs on a goroutine of its own,
+// except that a call the program waits for while no other is outstanding
+// (the common sequential await) is served on the goroutine running the
+// program, which is blocked on it anyway. Dispatch may be called
+// concurrently, up to the run's in-flight limit, and calls may reach it in
+// any order: Call.Seq gives the order the program issued them.
 type Dispatcher interface {
 	Dispatch(ctx context.Context, call Call) Reply
 }

@@ -223,6 +223,25 @@ func TestHost_Run_parallelSubcalls(t *testing.T) {
 	require.Less(t, el, 900*time.Millisecond, "5 x 300 ms in parallel")
 }
 
+// A call the program starts and goes on computing past is dispatched
+// while the program runs, not when it next waits.
+func TestHost_Run_callOverlapsComputation(t *testing.T) {
+	h := newHost(t, host.Config{})
+	var calledAt atomic.Int64
+	d := host.DispatcherFunc(func(_ context.Context, c host.Call) host.Reply {
+		calledAt.Store(time.Now().UnixNano())
+		return host.Reply{Value: c.Args}
+	})
+	start := time.Now()
+	out := h.Run(context.Background(), host.Program{Dispatcher: d, Source: `
+		const p = __ptc_call("t", { i: 1 });
+		const t = Date.now(); while (Date.now() - t < 400) {}
+		return (await p).i`})
+	require.Equal(t, host.KindOK, out.Kind, out.Text())
+	require.Equal(t, "1", string(out.ReturnValue))
+	require.Less(t, time.Duration(calledAt.Load()-start.UnixNano()), 200*time.Millisecond, "dispatched during the busy loop")
+}
+
 func TestHost_Run_completionOrder(t *testing.T) {
 	h := newHost(t, host.Config{})
 	d := host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {

@@ -41,6 +41,15 @@ type completion struct {
 	env []byte
 }
 
+// deferredCall is a started subcall not yet handed to a goroutine; see
+// run.deferred.
+type deferredCall struct {
+	ctx  context.Context
+	id   int32
+	call Call
+	env  []byte // set for a call the host fails without dispatching
+}
+
 // run is the host-side state of one program run, shared by the host
 // functions (through the call context) and the subcall goroutines.
 type run struct {
@@ -55,6 +64,17 @@ type run struct {
 	sem   chan struct{}
 	ready chan completion
 	wg    sync.WaitGroup
+
+	// deferred is the latest started call, held back until the guest's next
+	// host call: when that is call_wait and no other call is outstanding,
+	// the call is dispatched on the guest's own goroutine, which saves a
+	// goroutine start and two cross-thread hand-offs per sequential
+	// subcall; any other host call first starts it on a goroutine of its
+	// own, as every call was before. outstanding counts the calls started
+	// on goroutines whose completion the guest has not received yet. Both
+	// are only touched from the guest's goroutine.
+	deferred    *deferredCall
+	outstanding int
 
 	mu          sync.Mutex
 	output      []string
@@ -115,6 +135,7 @@ func (r *run) fault(kind Kind, msg string) {
 
 // shutdown cancels pending subcalls and waits for their goroutines.
 func (r *run) shutdown() {
+	r.launchDeferred() // the dispatcher sees every call the program started
 	r.cancelCalls()
 	r.wg.Wait()
 }
@@ -163,17 +184,57 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 	}
 	r.mu.Unlock()
 
+	r.launchDeferred()
 	if !valid {
-		r.wg.Add(1)
-		go func() {
-			defer r.wg.Done()
-			r.complete(ctx, id, errEnvelope("INVALID_ARGUMENTS", "subcall arguments are not valid JSON"))
-		}()
+		r.deferred = &deferredCall{ctx: ctx, id: id, env: errEnvelope("INVALID_ARGUMENTS", "subcall arguments are not valid JSON")}
 		return id
 	}
-	r.wg.Add(1)
-	go r.dispatch(ctx, id, Call{Seq: seq, Name: callName(name), Args: json.RawMessage(args)})
+	r.deferred = &deferredCall{ctx: ctx, id: id, call: Call{Seq: seq, Name: callName(name), Args: json.RawMessage(args)}}
 	return id
+}
+
+// launchDeferred starts the deferred call, if any, on a goroutine of its own.
+func (r *run) launchDeferred() {
+	d := r.deferred
+	if d == nil {
+		return
+	}
+	r.deferred = nil
+	r.outstanding++
+	r.wg.Add(1)
+	if d.env != nil {
+		go func() {
+			defer r.wg.Done()
+			r.complete(d.ctx, d.id, d.env)
+		}()
+		return
+	}
+	go r.dispatch(d.ctx, d.id, d.call)
+}
+
+// dispatchInline serves the deferred call on the calling goroutine, when
+// it is the only call outstanding; it returns the envelope, or nil when
+// the guest must stop.
+func (r *run) dispatchInline(ctx context.Context) []byte {
+	d := r.deferred
+	r.deferred = nil
+	if d.env != nil {
+		return d.env
+	}
+	if ctx.Err() != nil {
+		// The dispatcher still sees the call, with its cancelled context.
+		r.deferred = d
+		r.launchDeferred()
+		r.stop(stopFromContext(ctx))
+		return nil
+	}
+	r.sem <- struct{}{} // free: no other call is outstanding
+	reply, ok := r.safeDispatch(d.ctx, d.call)
+	<-r.sem
+	if !ok {
+		return nil
+	}
+	return envelope(reply, r.lim.ResultBytes)
 }
 
 // MaxCallNameBytes bounds the tool name a subcall carries: a longer name
@@ -241,18 +302,33 @@ func (r *run) wait(ctx context.Context) int64 {
 	if r.stopped() {
 		return -1
 	}
+	if r.deferred != nil && r.outstanding == 0 {
+		id := r.deferred.id
+		env := r.dispatchInline(ctx)
+		if env == nil {
+			return -1
+		}
+		return r.deliver(id, env)
+	}
+	r.launchDeferred()
 	select {
 	case c := <-r.ready:
-		r.mu.Lock()
-		r.delivered[c.id] = c.env
-		r.mu.Unlock()
-		return int64(c.id)<<32 | int64(uint32(len(c.env)))
+		r.outstanding--
+		return r.deliver(c.id, c.env)
 	case <-r.stopCh:
 		return -1
 	case <-ctx.Done():
 		r.stop(stopFromContext(ctx))
 		return -1
 	}
+}
+
+// deliver records a completion for call_read and encodes call_wait's result.
+func (r *run) deliver(id int32, env []byte) int64 {
+	r.mu.Lock()
+	r.delivered[id] = env
+	r.mu.Unlock()
+	return int64(id)<<32 | int64(uint32(len(env)))
 }
 
 // take hands over the envelope of a delivered completion.

@@ -6,6 +6,7 @@
 #include <malloc.h>
 #include <sys/time.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,11 +34,99 @@ enum {
 };
 
 void JS_PtcSeedRandom(JSContext *ctx, uint64_t seed); // random-seed.patch
+JSValue JS_PtcNewPromise(JSContext *ctx);               // promise-settle.patch
+void JS_PtcSettlePromise(JSContext *ctx, JSValueConst promise, JSValueConst value, bool is_reject);
 
 static JSRuntime *rt;
 static JSContext *ctx;
-static JSValue settle_fn, finish_ok_fn, describe_fn;
+static JSValue settle_fn, finish_ok_fn, describe_fn, string_fn, keep_shapes;
 static int pending_calls;
+
+// A started subcall: its promise and the tool name (a string) its
+// ToolError carries. Kept in an open-addressing table
+// keyed by the host's call id (linear probing; id 0 marks a free slot).
+struct pending {
+    int32_t id;
+    JSValue promise, name;
+};
+static struct pending *ptab;
+static uint32_t ptab_cap; // a power of two, or 0
+static uint32_t ptab_n;   // entries in use
+
+static uint32_t ptab_slot(int32_t id) { return ((uint32_t)id * 2654435761u) & (ptab_cap - 1); }
+
+// ptab_reserve makes room for one more entry (the table is kept at most
+// half full); it returns -1 when out of memory.
+static int ptab_reserve(JSContext *c) {
+    if ((ptab_n + 1) * 2 <= ptab_cap) return 0;
+    uint32_t old_cap = ptab_cap, cap = old_cap ? old_cap * 2 : 64;
+    struct pending *old = ptab;
+    struct pending *t = js_mallocz(c, (size_t)cap * sizeof *t);
+    if (!t) return -1;
+    ptab = t;
+    ptab_cap = cap;
+    for (uint32_t i = 0; i < old_cap; i++) {
+        if (old[i].id == 0) continue;
+        uint32_t j = ptab_slot(old[i].id);
+        while (ptab[j].id != 0) j = (j + 1) & (cap - 1);
+        ptab[j] = old[i];
+    }
+    js_free(c, old);
+    return 0;
+}
+
+// ptab_put adds e, replacing an entry with the same id (whose promise
+// then never settles), as a Map would.
+static void ptab_put(JSContext *c, struct pending e) {
+    uint32_t j = ptab_slot(e.id);
+    while (ptab[j].id != 0 && ptab[j].id != e.id) j = (j + 1) & (ptab_cap - 1);
+    if (ptab[j].id == e.id) {
+        JS_FreeValue(c, ptab[j].promise);
+        JS_FreeValue(c, ptab[j].name);
+    } else {
+        ptab_n++;
+    }
+    ptab[j] = e;
+}
+
+// ptab_clear drops every entry: calls started before a snapshot (by a
+// prelude, say) belong to a host run that is gone.
+static void ptab_clear(JSContext *c) {
+    for (uint32_t i = 0; i < ptab_cap; i++) {
+        if (ptab[i].id == 0) continue;
+        JS_FreeValue(c, ptab[i].promise);
+        JS_FreeValue(c, ptab[i].name);
+        ptab[i].id = 0;
+    }
+    ptab_n = 0;
+}
+
+// ptab_take removes the entry for id into *e; it returns 0 when there is none.
+static int ptab_take(int32_t id, struct pending *e) {
+    if (ptab_cap == 0 || id == 0) return 0;
+    uint32_t mask = ptab_cap - 1, j = ptab_slot(id);
+    while (ptab[j].id != id) {
+        if (ptab[j].id == 0) return 0;
+        j = (j + 1) & mask;
+    }
+    *e = ptab[j];
+    ptab_n--;
+    // Backward-shift deletion keeps every probe sequence unbroken.
+    for (;;) {
+        ptab[j].id = 0;
+        uint32_t k = j;
+        for (;;) {
+            k = (k + 1) & mask;
+            if (ptab[k].id == 0) return 1;
+            uint32_t home = ptab_slot(ptab[k].id);
+            // Move k's entry into the hole at j unless its home lies
+            // cyclically in (j, k].
+            if (j <= k ? (home <= j || home > k) : (home <= j && home > k)) break;
+        }
+        ptab[j] = ptab[k];
+        j = k;
+    }
+}
 
 // The bootstrap builds console, the call bridge and the helpers that
 // format values; it receives the native functions as one frozen object.
@@ -57,23 +146,13 @@ static const char bootstrap[] =
     "    constructor(tool, code, message) { super(message); this.name = 'ToolError'; this.code = code; this.tool = tool; }\n"
     "  }\n"
     "  Object.defineProperty(ToolError.prototype, 'name', { value: 'ToolError', writable: true, enumerable: false, configurable: true });\n"
-    "  const pending = new Map();\n"
-    "  const call = (name, args) => {\n"
-    "    name = String(name);\n"
-    "    const json = JSON.stringify(args === undefined ? {} : args);\n"
-    "    if (json === undefined) throw new TypeError('tool arguments must be JSON-serializable');\n"
-    "    const id = native.start(name, json);\n"
-    "    return new Promise((resolve, reject) => { pending.set(id, { resolve, reject, name }); });\n"
-    "  };\n"
-    "  Object.defineProperty(globalThis, '__ptc_call', { value: call, writable: false, enumerable: false, configurable: false });\n"
+    "  Object.defineProperty(globalThis, '__ptc_call', { value: native.call, writable: false, enumerable: false, configurable: false });\n"
     "  Object.defineProperty(globalThis, 'ToolError', { value: ToolError, writable: false, enumerable: false, configurable: false });\n"
-    "  const settle = (id, envelope) => {\n"
-    "    const p = pending.get(id);\n"
-    "    if (!p) return;\n"
-    "    pending.delete(id);\n"
+    "  const settle = (name, envelope) => {\n"
     "    let r;\n"
-    "    try { r = JSON.parse(envelope); } catch (e) { p.reject(new ToolError(p.name, 'INTERNAL', 'malformed result from host')); return; }\n"
-    "    if (r.ok) p.resolve(r.value); else p.reject(new ToolError(p.name, String(r.code), String(r.message)));\n"
+    "    try { r = JSON.parse(envelope); } catch (e) { return [false, new ToolError(name, 'INTERNAL', 'malformed result from host')]; }\n"
+    "    if (r.ok) return [true, r.value];\n"
+    "    return [false, new ToolError(name, String(r.code), String(r.message))];\n"
     "  };\n"
     "  const finishOk = (v) => {\n"
     "    if (v === undefined) return '{}';\n"
@@ -89,7 +168,10 @@ static const char bootstrap[] =
     "    } else { message = fmt(e); }\n"
     "    return JSON.stringify({ message, stack });\n"
     "  };\n"
-    "  return [settle, finishOk, describe];\n"
+    "  // Objects whose shapes QuickJS would otherwise build and free on every\n"
+    "  // subcall (JSON.stringify's holder, promise reaction functions).\n"
+    "  const keep = [{}, { '': 0 }, Object.create(Function.prototype)];\n"
+    "  return [settle, finishOk, describe, String, keep];\n"
     "})\n";
 
 // --- memory: report wasi-libc's usable size so JS_SetMemoryLimit works ---
@@ -128,23 +210,61 @@ static JSValue native_write(JSContext *c, JSValueConst this_val, int argc, JSVal
     return JS_UNDEFINED;
 }
 
-static JSValue native_start(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+// native_call is __ptc_call(name, args): it starts a subcall with
+// String(name) and JSON.stringify(args ?? {}) and returns a promise the
+// host's result settles (see settle in ptc_run).
+static JSValue native_call(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
     (void)this_val;
-    size_t nlen, alen;
-    if (argc < 2) return JS_ThrowTypeError(c, "start: two arguments expected");
-    const char *name = JS_ToCStringLen(c, &nlen, argv[0]);
-    if (!name) return JS_EXCEPTION;
-    const char *args = JS_ToCStringLen(c, &alen, argv[1]);
-    if (!args) {
-        JS_FreeCString(c, name);
+    JSValueConst name_arg = argc > 0 ? argv[0] : JS_UNDEFINED;
+    JSValueConst args_arg = argc > 1 ? argv[1] : JS_UNDEFINED;
+    JSValue name = JS_IsString(name_arg) ? JS_DupValue(c, name_arg) : JS_Call(c, string_fn, JS_UNDEFINED, 1, &name_arg);
+    if (JS_IsException(name)) return JS_EXCEPTION;
+    JSValue json;
+    char num[16];
+    int tag = JS_VALUE_GET_TAG(args_arg);
+    if (JS_IsUndefined(args_arg)) {
+        json = JS_NewStringLen(c, "{}", 2);
+    } else if (tag == JS_TAG_INT) {
+        // JSON.stringify of a primitive consults no toJSON: these are exact.
+        json = JS_NewStringLen(c, num, (size_t)snprintf(num, sizeof num, "%d", (int)JS_VALUE_GET_INT(args_arg)));
+    } else if (tag == JS_TAG_BOOL) {
+        json = JS_VALUE_GET_BOOL(args_arg) ? JS_NewStringLen(c, "true", 4) : JS_NewStringLen(c, "false", 5);
+    } else if (tag == JS_TAG_NULL) {
+        json = JS_NewStringLen(c, "null", 4);
+    } else {
+        json = JS_JSONStringify(c, args_arg, JS_UNDEFINED, JS_UNDEFINED);
+        if (JS_IsUndefined(json)) {
+            JS_FreeValue(c, name);
+            return JS_ThrowTypeError(c, "tool arguments must be JSON-serializable");
+        }
+    }
+    if (JS_IsException(json)) {
+        JS_FreeValue(c, name);
         return JS_EXCEPTION;
     }
-    int32_t id = host_call_start(name, (uint32_t)nlen, args, (uint32_t)alen);
-    JS_FreeCString(c, name);
-    JS_FreeCString(c, args);
-    if (id < 0) return stop(c);
+    size_t nlen, alen;
+    const char *ns = JS_ToCStringLen(c, &nlen, name);
+    const char *as = ns ? JS_ToCStringLen(c, &alen, json) : NULL;
+    JS_FreeValue(c, json);
+    JSValue promise = JS_EXCEPTION;
+    if (as && ptab_reserve(c) == 0) promise = JS_PtcNewPromise(c);
+    if (JS_IsException(promise)) {
+        JS_FreeCString(c, ns);
+        JS_FreeCString(c, as);
+        JS_FreeValue(c, name);
+        return JS_EXCEPTION;
+    }
+    int32_t id = host_call_start(ns, (uint32_t)nlen, as, (uint32_t)alen);
+    JS_FreeCString(c, ns);
+    JS_FreeCString(c, as);
+    if (id <= 0) {
+        JS_FreeValue(c, name);
+        JS_FreeValue(c, promise);
+        return stop(c);
+    }
+    ptab_put(c, (struct pending){id, JS_DupValue(c, promise), name});
     pending_calls++;
-    return JS_NewInt32(c, id);
+    return promise;
 }
 
 static void finish_str(int32_t kind, const char *s, size_t len) { host_finish(kind, s, (uint32_t)len); }
@@ -195,7 +315,7 @@ static int setup(void) {
     if (JS_IsException(fn)) return -1;
     JSValue native = JS_NewObject(ctx);
     JS_SetPropertyStr(ctx, native, "write", JS_NewCFunction(ctx, native_write, "write", 1));
-    JS_SetPropertyStr(ctx, native, "start", JS_NewCFunction(ctx, native_start, "start", 2));
+    JS_SetPropertyStr(ctx, native, "call", JS_NewCFunction(ctx, native_call, "call", 2));
     JSValue helpers = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&native);
     JS_FreeValue(ctx, fn);
     JS_FreeValue(ctx, native);
@@ -203,6 +323,8 @@ static int setup(void) {
     settle_fn = JS_GetPropertyUint32(ctx, helpers, 0);
     finish_ok_fn = JS_GetPropertyUint32(ctx, helpers, 1);
     describe_fn = JS_GetPropertyUint32(ctx, helpers, 2);
+    string_fn = JS_GetPropertyUint32(ctx, helpers, 3);
+    keep_shapes = JS_GetPropertyUint32(ctx, helpers, 4);
     JS_FreeValue(ctx, helpers);
     return 0;
 }
@@ -248,6 +370,63 @@ EXPORT("ptc_prelude") int32_t ptc_prelude(char *src, uint32_t len) {
     return 0;
 }
 
+static const char ok_prefix[] = "{\"ok\":true,\"value\":";
+
+// settle settles the promise of call id with the envelope in buf (rlen
+// bytes, buf[rlen] writable). A success envelope as the host writes it,
+// {"ok":true,"value":V}, resolves with JSON.parse(V) parsed here; anything
+// else goes through the bootstrap's settle. It returns -1 with an
+// exception pending when the run must end.
+static int settle(int32_t id, char *buf, uint32_t rlen) {
+    struct pending p;
+    pending_calls--;
+    if (!ptab_take(id, &p)) return 0; // not ours; the host checked the id
+    int r = 0, done = 0;
+    size_t pl = sizeof(ok_prefix) - 1;
+    if (rlen > pl + 1 && memcmp(buf, ok_prefix, pl) == 0 && buf[rlen - 1] == '}') {
+        buf[rlen - 1] = 0;
+        JSValue v = JS_ParseJSON(ctx, buf + pl, rlen - 1 - pl, "<input>");
+        buf[rlen - 1] = '}';
+        if (JS_IsException(v)) {
+            JSValue e = JS_GetException(ctx);
+            if (JS_IsUncatchableError(e)) {
+                JS_Throw(ctx, e);
+                r = -1;
+                done = 1;
+            } else {
+                JS_FreeValue(ctx, e); // the bootstrap's settle decides
+            }
+        } else {
+            JS_PtcSettlePromise(ctx, p.promise, v, false);
+            JS_FreeValue(ctx, v);
+            done = 1;
+        }
+    }
+    if (!done) {
+        buf[rlen] = 0;
+        JSValue env = JS_NewStringLen(ctx, buf, rlen);
+        JSValue res = JS_EXCEPTION;
+        if (!JS_IsException(env)) {
+            JSValue args[2] = {p.name, env};
+            res = JS_Call(ctx, settle_fn, JS_UNDEFINED, 2, (JSValueConst *)args);
+            JS_FreeValue(ctx, env);
+        }
+        if (JS_IsException(res)) {
+            r = -1;
+        } else {
+            JSValue ok = JS_GetPropertyUint32(ctx, res, 0);
+            JSValue v = JS_GetPropertyUint32(ctx, res, 1);
+            JS_PtcSettlePromise(ctx, p.promise, v, !JS_ToBool(ctx, ok));
+            JS_FreeValue(ctx, ok);
+            JS_FreeValue(ctx, v);
+            JS_FreeValue(ctx, res);
+        }
+    }
+    JS_FreeValue(ctx, p.promise);
+    JS_FreeValue(ctx, p.name);
+    return r;
+}
+
 static const char prefix[] = "(async function () {";
 static const char suffix[] = "\n})";
 
@@ -260,6 +439,8 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
         return -1;
     }
     // Per-run settings, applied after a possible snapshot.
+    ptab_clear(ctx);
+    pending_calls = 0;
     if (memory_limit) JS_SetMemoryLimit(rt, memory_limit);
     if (stack_size) JS_SetMaxStackSize(rt, stack_size);
     struct timeval tv;
@@ -354,19 +535,11 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
             finish_lit(KIND_STOPPED, "{\"message\":\"interrupted\",\"stack\":\"\"}");
             return 0;
         }
-        pending_calls--;
-        JSValue args[2] = {JS_NewInt32(ctx, id), JS_NewStringLen(ctx, buf, rlen)};
+        int r2 = settle(id, buf, rlen);
         free(buf);
-        if (JS_IsException(args[1])) {
+        if (r2 < 0) {
             finish_exception(KIND_EXCEPTION);
             return 0;
         }
-        JSValue sr = JS_Call(ctx, settle_fn, JS_UNDEFINED, 2, (JSValueConst *)args);
-        JS_FreeValue(ctx, args[1]);
-        if (JS_IsException(sr)) {
-            finish_exception(KIND_EXCEPTION);
-            return 0;
-        }
-        JS_FreeValue(ctx, sr);
     }
 }
