@@ -12,7 +12,9 @@ import (
 // (the common sequential await) is served on the goroutine running the
 // program, which is blocked on it anyway. Dispatch may be called
 // concurrently, up to the run's in-flight limit, and calls may reach it in
-// any order: Call.Seq gives the order the program issued them.
+// any order: Call.Seq gives the order the program issued them. Every call
+// the program started reaches Dispatch: one whose run ended while it
+// waited for an in-flight slot comes at once, with its cancelled context.
 type Dispatcher interface {
 	Dispatch(ctx context.Context, call Call) Reply
 }
