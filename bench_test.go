@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,4 +112,36 @@ func BenchmarkSDK_200tools(b *testing.B) {
 			dispose()
 		}
 	})
+}
+
+// BenchmarkExecute_cancel measures how long Execute takes to return once
+// its context is cancelled while the program waits on a subcall that
+// honours its context (ms_after_cancel), and while it spins in a JS loop.
+func BenchmarkExecute_cancel(b *testing.B) {
+	entered := make(chan struct{}, 1)
+	block := rawTool("block", registry.Parallel, func(ctx context.Context, _ json.RawMessage) (any, error) {
+		entered <- struct{}{}
+		<-ctx.Done()
+		return nil, ctx.Err()
+	})
+	f := newFixture(b, host.Limits{}, block)
+	for _, c := range []struct{ name, code string }{
+		{"mid_subcall", `await tools.block({})`},
+		{"js_loop", `tools.block({}).catch(() => {}); for (;;) {}`},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var total time.Duration
+			for b.Loop() {
+				ctx, cancel := context.WithCancel(context.Background())
+				at := make(chan time.Time, 1)
+				go func() { <-entered; time.Sleep(time.Millisecond); at <- time.Now(); cancel() }()
+				r := f.ex.Execute(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCall(c.code)}})[0]
+				total += time.Since(<-at)
+				if !strings.HasPrefix(ptc.ContentText(r.Content), "Error: code run failed (aborted)") {
+					b.Fatal(ptc.ContentText(r.Content))
+				}
+			}
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms_after_cancel")
+		})
+	}
 }
