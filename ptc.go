@@ -175,7 +175,7 @@ const codeDescription = "The program: the body of an async JavaScript function."
 // cacheable.
 func (e *Executor) Describe(agent registry.Scope, set *registry.ToolSet) registry.ToolSchema {
 	s := e.runCode.Schema()
-	s.Description = e.description(e.Declarations(agent, set))
+	s.Description = e.sdks.get(agent, set).description(e.description)
 	return s
 }
 

@@ -17,8 +17,15 @@ type sdk struct {
 	gen   uint64
 	tools []sdkgen.Tool
 
-	jsOnce, tsOnce sync.Once
-	js, ts         string
+	jsOnce, tsOnce, descOnce sync.Once
+	js, ts, desc             string
+}
+
+// description returns run_code's description over these tools, made by
+// build on first use (an executor's limits are fixed, so it is too).
+func (s *sdk) description(build func(decls string) string) string {
+	s.descOnce.Do(func() { s.desc = build(s.TypeScript()) })
+	return s.desc
 }
 
 func (s *sdk) JS() string {
