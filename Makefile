@@ -52,7 +52,7 @@ lint: $(GUEST_WASM)
 
 # Every fuzz target, FUZZTIME each: the guest boundary (FuzzABI), the SDK
 # in the guest (FuzzPrelude), and the parsers the guest or a user reaches.
-FUZZ_TARGETS := ./host:FuzzABI .:FuzzPrelude ./internal/fixture:FuzzParse ./sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection
+FUZZ_TARGETS := ./host:FuzzABI .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection
 
 fuzz: $(GUEST_WASM)
 	@set -e; for t in $(FUZZ_TARGETS); do \
