@@ -103,11 +103,6 @@ func TestHost_Run_programs(t *testing.T) {
 					t.Skip("needs fixture tools: the executor's tests run it")
 				}
 				lim := limitsFor(t, string(src))
-				if mode == host.CancelClose && strings.HasPrefix(name, "deep_recursion") {
-					// Close-on-done checks make the 100 000-deep JSON.stringify
-					// crawl past any sane deadline; RATIONALE.md has the figures.
-					t.Skip("too slow under CancelClose")
-				}
 				start := time.Now()
 				out := h.Run(context.Background(), host.Program{Source: string(src), Limits: lim})
 				require.Equal(t, string(want), out.Text()+"\n")
