@@ -20,8 +20,10 @@ type Result struct {
 	// Content is exactly what the model sees: the program's printed lines
 	// and return value, "(run_code completed with no output)", or
 	// "Error: code run failed (KIND): MESSAGE" (with the captured output);
-	// then, for each successful subcall whose content held images, a text
-	// part "Image from <tool> (call <n>):" and those images.
+	// then, for each successful subcall whose result the program received
+	// and whose content held images, a text part
+	// "Image from <tool> (call <n>):" and those images (after a failed
+	// run's text too).
 	Content []registry.Part
 	// IsError reports a failed call: the program failed, or the call never
 	// ran it (an unknown tool name, invalid arguments).
@@ -30,7 +32,7 @@ type Result struct {
 	// correlation token (the parent of its subcalls' log events), duration
 	// and failure code. A failed program has CodeToolFailed (CodeToolTimeout
 	// for a timeout, CodeAborted for a cancellation) and its reason is the
-	// content's text without "Error: ".
+	// first content part's text without "Error: ".
 	Outcome *pipeline.Outcome
 	// Run is the program's outcome: kind, captured output, return value
 	// and statistics; nil when the program did not run.
