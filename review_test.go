@@ -3,7 +3,9 @@ package ptc_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -136,4 +138,25 @@ func TestExecute_longToolName(t *testing.T) {
 	r := f.run(t, `try { await __ptc_call("x".repeat(5e6), {}) } catch (e) { return [e.code, e.message.length < 400] }`)
 	require.JSONEq(t, `["UNKNOWN_TOOL", true]`, string(r.Run.ReturnValue))
 	require.Len(t, r.Subcalls[0].Tool, host.MaxCallNameBytes)
+}
+
+func TestExecute_deterministicClockAndRandom(t *testing.T) {
+	reg := registry.New()
+	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+	require.NoError(t, err)
+	fixed := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
+	ex, err := ptc.New(context.Background(), ptc.Config{
+		Pipeline: pipe,
+		Host:     sharedHost(t),
+		Clock:    func() time.Time { return fixed },
+		Random:   func() io.Reader { return rand.NewChaCha8([32]byte{1}) },
+	})
+	require.NoError(t, err)
+	defer ex.Close(context.Background())
+	code := runCall(`return [new Date().toISOString(), Math.random(), Math.random()]`)
+	a := ex.Execute(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{code}})[0]
+	b := ex.Execute(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{code}})[0]
+	require.False(t, a.IsError, ptc.ContentText(a.Content))
+	require.Contains(t, ptc.ContentText(a.Content), "2026-12-02T12:00:00.000Z")
+	require.Equal(t, ptc.ContentText(a.Content), ptc.ContentText(b.Content), "a replay sees the same clock and random numbers")
 }
