@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 	"sync"
-	"sync/atomic"
 )
 
 // Registry holds tools in scoped layers. It is safe for concurrent use.
@@ -28,8 +27,6 @@ type Registry struct {
 	mu     sync.RWMutex
 	seq    uint64 // last registration, restriction or change sequence number
 	layers map[Scope]*layer
-
-	resolving atomic.Int64 // Resolve calls evaluating conditions
 
 	subMu   sync.Mutex
 	subs    map[uint64]func(Change)
@@ -78,8 +75,10 @@ func When(cond Condition) Option { return func(o *options) { o.cond = cond } }
 // Register adds t to the registry (the deployment scope unless [In] says
 // otherwise) and returns the function that disposes the registration;
 // disposing twice is harmless. A registration of a name already registered
-// in the same scope replaces it until disposed. Register fails with
-// [ErrResolving] while a [Registry.Resolve] is evaluating conditions.
+// in the same scope replaces it until disposed. Registering while a
+// [Registry.Resolve] evaluates conditions is allowed: resolution works on a
+// snapshot, and a set it returns refuses the registrations the new one
+// replaces (see [Registry.Executable]).
 func (r *Registry) Register(t *Tool, opts ...Option) (dispose func(), err error) {
 	if t == nil {
 		return nil, fmt.Errorf("register: %w: nil tool", ErrInvalidDefinition)
@@ -89,10 +88,6 @@ func (r *Registry) Register(t *Tool, opts ...Option) (dispose func(), err error)
 		opt(&o)
 	}
 	r.mu.Lock()
-	if r.resolving.Load() > 0 {
-		r.mu.Unlock()
-		return nil, fmt.Errorf("register tool %q: %w", t.name, ErrResolving)
-	}
 	r.seq++
 	e := &entry{tool: t, scope: o.scope, depth: len(o.scope.path()) - 1, seq: r.seq, cond: o.cond}
 	l := r.layer(o.scope)
@@ -135,17 +130,13 @@ func (r *Registry) dispose(e *entry) {
 // visible only if every applicable mask allows it. Tools registered in scope
 // or beneath it are never masked by it. The returned function lifts the
 // restriction. The deployment inherits nothing and cannot be restricted.
-// Restrict fails with [ErrResolving] while a [Registry.Resolve] is
-// evaluating conditions.
+// Like [Registry.Register], Restrict is allowed while a [Registry.Resolve]
+// evaluates conditions: a set it returns refuses the tools the mask hides.
 func (r *Registry) Restrict(scope Scope, f Filter) (lift func(), err error) {
 	if scope.IsDeployment() {
 		return nil, fmt.Errorf("restrict: %w: the deployment inherits no tools", ErrInvalidScope)
 	}
 	r.mu.Lock()
-	if r.resolving.Load() > 0 {
-		r.mu.Unlock()
-		return nil, fmt.Errorf("restrict %s: %w", scope, ErrResolving)
-	}
 	r.seq++
 	res := &restriction{filter: f, seq: r.seq}
 	l := r.layer(scope)

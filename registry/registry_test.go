@@ -316,8 +316,10 @@ func TestRegistry_Resolve_Cancelled(t *testing.T) {
 	assert.ErrorIs(t, err, context.Canceled, "already cancelled")
 }
 
-// "Conditions ... must not change registrations": attempts are refused.
-func TestRegistry_Resolve_RegistrationDuringResolutionRefused(t *testing.T) {
+// "Conditions ... must not change registrations": a condition that does so
+// anyway neither deadlocks nor corrupts the set; its change comes after the
+// snapshot the set was resolved from.
+func TestRegistry_Resolve_RegistrationDuringResolution(t *testing.T) {
 	r := registry.New()
 	var regErr, resErr error
 	register(t, r, tool(t, "c"), registry.When(func(context.Context, registry.Step) (bool, error) {
@@ -327,11 +329,13 @@ func TestRegistry_Resolve_RegistrationDuringResolutionRefused(t *testing.T) {
 	}))
 	set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
 	require.NoError(t, err)
-	assert.ErrorIs(t, regErr, registry.ErrResolving)
-	assert.ErrorIs(t, resErr, registry.ErrResolving)
+	require.NoError(t, regErr)
+	require.NoError(t, resErr)
 	assert.Equal(t, []string{"c"}, set.Names())
-	_, err = r.Register(tool(t, "later"))
-	assert.NoError(t, err, "allowed again once resolution is over")
+	_, err = r.Executable("sneaky", agent, set)
+	assert.ErrorIs(t, err, registry.ErrUnknownTool, "registered after the snapshot")
+	_, err = r.Executable("c", agent, set)
+	assert.ErrorIs(t, err, registry.ErrStaleToolSet, "hidden by a restriction made after the snapshot")
 }
 
 // "A condition that returns false leaves the name to the next registration."
@@ -497,7 +501,7 @@ func TestRegistry_Hammer(t *testing.T) {
 				}
 				if d, err := r.Register(tool(t, name), opts...); err == nil {
 					defer d()
-				} else if !errors.Is(err, registry.ErrResolving) {
+				} else {
 					t.Error(err)
 				}
 				if i%10 == 0 {
@@ -521,4 +525,79 @@ func TestRegistry_Hammer(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+}
+
+// TestRegistry_Resolve_SlowConditionBlocksNobody is the regression test for
+// "while any agent's conditional tool resolves, Register/Restrict fail
+// registry-wide": resolution works on a snapshot, so other agents (and the
+// deployment) register and restrict while a slow condition runs, and the
+// set still refuses what those changes made stale.
+func TestRegistry_Resolve_SlowConditionBlocksNobody(t *testing.T) {
+	r := registry.New()
+	entered, release := make(chan struct{}), make(chan struct{})
+	register(t, r, tool(t, "slow"), registry.In(agent), registry.When(func(ctx context.Context, _ registry.Step) (bool, error) {
+		close(entered)
+		select {
+		case <-release:
+			return true, nil
+		case <-ctx.Done():
+			return false, ctx.Err()
+		}
+	}))
+	register(t, r, tool(t, "x"))
+	register(t, r, tool(t, "y"))
+
+	type res struct {
+		set *registry.ToolSet
+		err error
+	}
+	done := make(chan res, 1)
+	go func() {
+		set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
+		done <- res{set, err}
+	}()
+	<-entered
+
+	tests := []struct {
+		name string
+		do   func() error
+	}{
+		{"register in another agent", func() error {
+			_, err := r.Register(tool(t, "mine"), registry.In(other))
+			return err
+		}},
+		{"restrict another agent", func() error {
+			_, err := r.Restrict(other, registry.Deny("x"))
+			return err
+		}},
+		{"register in the deployment", func() error {
+			_, err := r.Register(tool(t, "new"))
+			return err
+		}},
+		{"replace a tool the resolving agent sees", func() error {
+			_, err := r.Register(tool(t, "x"))
+			return err
+		}},
+		{"restrict the resolving agent", func() error {
+			_, err := r.Restrict(agent, registry.Deny("y"))
+			return err
+		}},
+	}
+	for _, tc := range tests {
+		assert.NoError(t, tc.do(), tc.name)
+	}
+	close(release)
+	got := <-done
+	require.NoError(t, got.err)
+	set := got.set
+	assert.Equal(t, []string{"slow", "x", "y"}, set.Names(), "the set is the snapshot taken when resolution began")
+
+	_, err := r.Executable("slow", agent, set)
+	assert.NoError(t, err)
+	_, err = r.Executable("x", agent, set)
+	assert.ErrorIs(t, err, registry.ErrStaleToolSet, "replaced while resolving")
+	_, err = r.Executable("y", agent, set)
+	assert.ErrorIs(t, err, registry.ErrStaleToolSet, "restricted while resolving")
+	_, err = r.Executable("new", agent, set)
+	assert.ErrorIs(t, err, registry.ErrUnknownTool, "registered after the snapshot")
 }

@@ -26,9 +26,11 @@ type Step struct {
 
 // Condition decides whether a conditional registration is visible in a
 // step. It must observe ctx, and must not register tools, restrict scopes or
-// do tool work (registrations attempted while it runs are refused with
-// [ErrResolving]). Returning an error (or panicking) fails the resolution
-// with [CodeToolActivationFailed]; it is not the same as returning false.
+// do tool work. (Nothing refuses such changes: resolution works on a
+// snapshot, so a change made while a condition runs, by it or by anyone
+// else, is one made after the snapshot, and the resolved set treats it so.)
+// Returning an error (or panicking) fails the resolution with
+// [CodeToolActivationFailed]; it is not the same as returning false.
 type Condition func(ctx context.Context, step Step) (bool, error)
 
 // ToolSet is the step-owned result of [Registry.Resolve]: the registrations
@@ -131,12 +133,18 @@ func (r *Registry) replaced(path []Scope, e *entry, seq uint64) bool {
 // registration first). A condition that returns false leaves the name to the
 // next registration in line; one that fails makes Resolve fail with an
 // [*Error] of [CodeToolActivationFailed]. If ctx is done, Resolve returns an
-// error wrapping ctx.Err(). While conditions run, [Registry.Register] and
-// [Registry.Restrict] are refused.
+// error wrapping ctx.Err().
+//
+// Resolve reads the registry once, under its lock, and evaluates the
+// conditions on that snapshot without holding the lock, so a slow condition
+// delays only its own step: registrations and restrictions anywhere in the
+// registry go on meanwhile. This is sound because a set never trusts its
+// snapshot at call time: [Registry.Executable] checks every admitted
+// registration against the registry as it is then (disposed, hidden by a
+// restriction, or outranked by a registration made after the snapshot), so
+// a change made during resolution has the same effect as one made right
+// after it.
 func (r *Registry) Resolve(ctx context.Context, step Step) (*ToolSet, error) {
-	r.resolving.Add(1)
-	defer r.resolving.Add(-1)
-
 	r.mu.RLock()
 	seq := r.seq
 	chains, order := r.candidates(step.Agent)
