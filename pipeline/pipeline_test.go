@@ -678,3 +678,40 @@ func TestCodeOf(t *testing.T) {
 		assert.Equal(t, c, pipeline.CodeOf(&pipeline.Error{Code: c}))
 	}
 }
+
+// TestPipeline_Call_argumentsNotAliased is the regression test for "a
+// call's raw arguments alias the caller's slice": neither a pre-execute
+// listener nor the tool body can change the caller's bytes or what the
+// invocation records.
+func TestPipeline_Call_argumentsNotAliased(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(p *pipeline.Pipeline)
+	}{
+		{"tool body", func(*pipeline.Pipeline) {}},
+		{"pre-execute listener", func(p *pipeline.Pipeline) {
+			p.OnPreExecute(func(_ context.Context, inv *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
+				a := inv.Args().(json.RawMessage)
+				a[2] = 'L'
+				return d
+			})
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var recorded string
+			p := newPipeline(t, pipeline.Config{}, rawTool("t", func(_ context.Context, a json.RawMessage, e *registry.Exec) (any, error) {
+				a[2] = 'B'
+				e.Arguments[3] = 'E'
+				return nil, nil
+			}))
+			tc.mutate(p)
+			p.OnResult(func(_ context.Context, o *pipeline.Outcome) { recorded = string(o.Invocation().Arguments()) })
+			raw := []byte(`{"a":1}`)
+			o := p.Call(bg, pipeline.RawCall{Name: "t", Arguments: raw}, pipeline.Env{})
+			require.True(t, o.OK(), o.Reason())
+			assert.Equal(t, `{"a":1}`, string(raw), "the caller's slice")
+			assert.Equal(t, `{"a":1}`, recorded, "the recorded arguments")
+		})
+	}
+}

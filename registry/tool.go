@@ -37,7 +37,8 @@ type Exec struct {
 	// Agent is the scope of the calling agent; the zero Scope for
 	// standalone service calls.
 	Agent Scope
-	// Arguments are the raw arguments exactly as the model sent them.
+	// Arguments are the raw arguments exactly as the model sent them: a
+	// copy of the call's own, which the body may keep or change.
 	Arguments json.RawMessage
 }
 
@@ -114,6 +115,7 @@ type Tool struct {
 	defaults     bool
 	timeoutMs    int
 	deferLoading bool
+	rawArgs      bool // the arguments stay raw JSON (A is json.RawMessage)
 
 	decode        func(raw []byte, tree any) (any, error)
 	execute       func(ctx context.Context, args any, exec *Exec) (any, error)
@@ -189,6 +191,8 @@ func MustDefine[A, V any](spec Spec[A, V]) *Tool {
 // bindSpec wraps the typed functions of spec behind the untyped Tool fields.
 func bindSpec[A, V any](t *Tool, spec Spec[A, V]) {
 	name := spec.Name
+	var zeroA A
+	_, t.rawArgs = any(&zeroA).(*json.RawMessage)
 	t.decode = func(raw []byte, tree any) (any, error) {
 		var a A
 		if p, ok := any(&a).(*json.RawMessage); ok {
@@ -334,6 +338,11 @@ func (t *Tool) Validate(raw json.RawMessage) error {
 // object keys and schema violations, then applies defaults and decodes them
 // into the tool's argument type. The error is an [*Error] with
 // [CodeInvalidArguments]; Prepare never panics on any input.
+//
+// The call owns its arguments: it keeps a frozen copy of raw (what
+// [Call.Arguments] returns), and a tool whose arguments stay raw JSON gets
+// a second copy of its own, so neither the caller changing raw afterwards
+// nor anyone changing [Call.Args] changes what the call records.
 func (t *Tool) Prepare(raw json.RawMessage) (*Call, error) {
 	tree, err := validateArgs(t.name, t.fast, t.validator, raw)
 	if err != nil {
@@ -344,11 +353,22 @@ func (t *Tool) Prepare(raw json.RawMessage) (*Call, error) {
 	} else {
 		tree = nil // decode straight from raw
 	}
-	args, err := t.decode(raw, tree)
+	frozen, own := raw, raw
+	if t.rawArgs {
+		// One allocation for both copies.
+		n := len(raw)
+		buf := make([]byte, 2*n)
+		frozen, own = buf[:n:n], buf[n:]
+		copy(frozen, raw)
+		copy(own, raw)
+	} else {
+		frozen = bytes.Clone(raw) // decoding keeps no reference to raw
+	}
+	args, err := t.decode(own, tree)
 	if err != nil {
 		return nil, &Error{Code: CodeInvalidArguments, Tool: t.name, Err: fmt.Errorf("decode arguments: %w", err)}
 	}
-	return &Call{tool: t, raw: bytes.Clone(raw), args: args}, nil
+	return &Call{tool: t, raw: frozen, args: args}, nil
 }
 
 // Call is one prepared invocation of a tool: validated raw arguments and
@@ -366,7 +386,8 @@ func (c *Call) Tool() *Tool { return c.tool }
 func (c *Call) Arguments() json.RawMessage { return bytes.Clone(c.raw) }
 
 // Args returns the decoded arguments (of the spec's type A, defaults
-// applied). Callers must not modify them.
+// applied): the ones the body receives. Callers must not modify them;
+// doing so cannot change [Call.Arguments].
 func (c *Call) Args() any { return c.args }
 
 // Mode classifies the call with the tool's ExecutionMode; Serial when the

@@ -347,3 +347,19 @@ func TestRawSpec_MCPTool(t *testing.T) {
 	b, _ := json.Marshal(tool.Schema())
 	assert.Contains(t, string(b), `"minLength":2`, "the server's schema is used as given")
 }
+
+// TestTool_Prepare_OwnsArguments: a prepared call shares no bytes with the
+// caller, and a raw tool's decoded arguments share none with what the call
+// records.
+func TestTool_Prepare_OwnsArguments(t *testing.T) {
+	tool := registry.MustDefine(registry.RawSpec{Name: "raw", Execute: noop[json.RawMessage]})
+	raw := []byte(`{"a":1}`)
+	call, err := tool.Prepare(raw)
+	require.NoError(t, err)
+	raw[2] = 'x'
+	args := call.Args().(json.RawMessage)
+	assert.Equal(t, `{"a":1}`, string(args), "the caller's later change")
+	args[2] = 'y'
+	assert.Equal(t, `{"a":1}`, string(call.Arguments()), "a change of the decoded arguments")
+	assert.Equal(t, len(args), cap(args), "appending to the decoded arguments cannot reach the frozen copy")
+}
