@@ -218,9 +218,10 @@ func (r *Registry) lookup(name string, scope Scope, withCond bool) *entry {
 	return nil
 }
 
-// visible returns the winning registrations in scope in registration order,
-// skipping conditional registrations unless withCond. r.mu must be held.
-func (r *Registry) visible(scope Scope, withCond bool) []*entry {
+// visible returns the winning unconditional registrations in scope in
+// registration order: what [Registry.Executable] admits without a set.
+// r.mu must be held.
+func (r *Registry) visible(scope Scope) []*entry {
 	path := scope.path()
 	var out []*entry
 	seen := make(map[string]bool)
@@ -235,7 +236,7 @@ func (r *Registry) visible(scope Scope, withCond bool) []*entry {
 			}
 			for i := len(stack) - 1; i >= 0; i-- {
 				e := stack[i]
-				if e.cond != nil && !withCond {
+				if e.cond != nil {
 					continue
 				}
 				seen[name] = true
@@ -274,21 +275,29 @@ func (r *Registry) Get(name string, scope Scope, set *ToolSet) (*Tool, bool) {
 	return nil, false
 }
 
-// Definitions returns the tools visible in scope in registration order.
-// Without a set it lists the registered definitions, conditional ones
-// included, without evaluating conditions; with a set it lists what the
-// set admitted.
+// Definitions returns the tools a call from scope can run, in registration
+// order: what prompt assembly and SDK generation offer the model.
+//
+// Without a set it lists the registered definitions that
+// [Registry.Executable] admits without a set: conditional registrations are
+// left out (where one shadows an unconditional registration of its name,
+// the unconditional one is listed) and no condition is evaluated. With a
+// set it lists what the set admitted for scope (nothing, if it was resolved
+// for another scope or registry) and still admits: a registration disposed,
+// hidden by a restriction or replaced since the set was resolved is left
+// out, as Executable refuses it. A disposed set still lists what it
+// admitted; Executable refuses every call through it.
+//
+// Use [Registry.Get] to inspect a registration, conditional or not.
 func (r *Registry) Definitions(scope Scope, set *ToolSet) []*Tool {
 	var es []*entry
-	if set != nil {
-		if set.reg == r && set.step.Agent == scope {
-			es = set.tools
-		}
-	} else {
-		r.mu.RLock()
-		es = r.visible(scope, true)
-		r.mu.RUnlock()
+	r.mu.RLock()
+	if set == nil {
+		es = r.visible(scope)
+	} else if set.reg == r && set.step.Agent == scope {
+		es = set.current(r)
 	}
+	r.mu.RUnlock()
 	out := make([]*Tool, len(es))
 	for i, e := range es {
 		out[i] = e.tool

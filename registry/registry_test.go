@@ -256,7 +256,7 @@ func TestRegistry_Resolve_ConditionsOncePerStep(t *testing.T) {
 
 	got, ok := r.Get("off", agent, nil)
 	is(t, off, got, ok) // "omitting toolSet inspects registered definitions without evaluating conditions"
-	assert.Equal(t, []string{"always", "on", "off"}, names(r.Definitions(agent, nil)))
+	assert.Equal(t, []string{"always"}, names(r.Definitions(agent, nil)), "what the model is offered without a set is what it can call")
 	assert.Equal(t, int32(1), offCalls.Load())
 }
 
@@ -600,4 +600,71 @@ func TestRegistry_Resolve_SlowConditionBlocksNobody(t *testing.T) {
 	assert.ErrorIs(t, err, registry.ErrStaleToolSet, "restricted while resolving")
 	_, err = r.Executable("new", agent, set)
 	assert.ErrorIs(t, err, registry.ErrUnknownTool, "registered after the snapshot")
+}
+
+// TestRegistry_Definitions_NoSetExcludesConditional is the regression test
+// for "Describe/SDK generation with a nil tool set advertise conditional
+// tools": without a set, Definitions and Schemas list exactly what
+// Executable admits.
+func TestRegistry_Definitions_NoSetExcludesConditional(t *testing.T) {
+	r := registry.New()
+	register(t, r, tool(t, "always"))
+	register(t, r, tool(t, "on"), registry.When(cond(true, nil, nil)))
+	global := tool(t, "x")
+	register(t, r, global)
+	register(t, r, tool(t, "x"), registry.In(agent), registry.When(cond(true, nil, nil)))
+
+	defs := r.Definitions(agent, nil)
+	assert.Equal(t, []string{"always", "x"}, names(defs))
+	assert.Same(t, global, defs[1], "a conditional registration does not hide the unconditional one it shadows")
+	var schemas []string
+	for _, s := range r.Schemas(agent, nil) {
+		schemas = append(schemas, s.Name)
+	}
+	assert.Equal(t, []string{"always", "x"}, schemas)
+	for _, d := range defs {
+		got, err := r.Executable(d.Name(), agent, nil)
+		require.NoError(t, err)
+		assert.Same(t, d, got)
+	}
+}
+
+// TestRegistry_Definitions_SetHonoursLaterChanges is the regression test for
+// "set-based definitions ignore restrictions made after the set was taken":
+// a set lists only what it would still admit.
+func TestRegistry_Definitions_SetHonoursLaterChanges(t *testing.T) {
+	tests := []struct {
+		name   string
+		change func(t *testing.T, r *registry.Registry, disposeX func())
+	}{
+		{"restriction", func(t *testing.T, r *registry.Registry, _ func()) {
+			_, err := r.Restrict(agent, registry.Deny("x"))
+			require.NoError(t, err)
+		}},
+		{"allow mask on the preset", func(t *testing.T, r *registry.Registry, _ func()) {
+			_, err := r.Restrict(preset, registry.Allow("y"))
+			require.NoError(t, err)
+		}},
+		{"disposal", func(_ *testing.T, _ *registry.Registry, disposeX func()) { disposeX() }},
+		{"same-name replacement", func(t *testing.T, r *registry.Registry, _ func()) {
+			register(t, r, tool(t, "x"), registry.In(agent))
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := registry.New()
+			disposeX := register(t, r, tool(t, "x"), registry.When(cond(true, nil, nil)))
+			register(t, r, tool(t, "y"))
+			set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
+			require.NoError(t, err)
+			require.Equal(t, []string{"x", "y"}, names(r.Definitions(agent, set)))
+
+			tc.change(t, r, disposeX)
+			assert.Equal(t, []string{"y"}, names(r.Definitions(agent, set)))
+			assert.Len(t, r.Schemas(agent, set), 1)
+			_, err = r.Executable("x", agent, set)
+			assert.ErrorIs(t, err, registry.ErrStaleToolSet)
+			assert.Equal(t, []string{"x", "y"}, set.Names(), "the set itself still records what it admitted")
+		})
+	}
 }

@@ -91,17 +91,39 @@ func (s *ToolSet) executable(r *Registry, scope Scope, name string) (*Tool, erro
 	}
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	if e.disposed {
-		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("%w: registration was disposed", ErrStaleToolSet)}
-	}
-	path := scope.path()
-	if r.masked(path, e.depth, name) {
-		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("%w: tool is hidden by a restriction", ErrStaleToolSet)}
-	}
-	if r.replaced(path, e, s.seq) {
-		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("%w: tool was replaced by a newer registration", ErrStaleToolSet)}
+	if err := s.stale(r, scope.path(), e); err != nil {
+		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: err}
 	}
 	return e.tool, nil
+}
+
+// current returns the admitted registrations the set would still let a
+// call use, in registration order. r.mu must be held.
+func (s *ToolSet) current(r *Registry) []*entry {
+	path := s.step.Agent.path()
+	out := make([]*entry, 0, len(s.tools))
+	for _, e := range s.tools {
+		if s.stale(r, path, e) == nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// stale returns why the set may no longer admit e (wrapping
+// [ErrStaleToolSet]), or nil. r.mu must be held.
+func (s *ToolSet) stale(r *Registry, path []Scope, e *entry) error {
+	name := e.tool.name
+	if e.disposed {
+		return fmt.Errorf("%w: registration was disposed", ErrStaleToolSet)
+	}
+	if r.masked(path, e.depth, name) {
+		return fmt.Errorf("%w: tool is hidden by a restriction", ErrStaleToolSet)
+	}
+	if r.replaced(path, e, s.seq) {
+		return fmt.Errorf("%w: tool was replaced by a newer registration", ErrStaleToolSet)
+	}
+	return nil
 }
 
 // replaced reports whether a registration of e's name made after seq now
