@@ -40,13 +40,17 @@
 // [CodeToolActivationFailed]; its content is exactly one text part
 // "Error: <reason>", and structured detail stays out of it.
 //
-// Cancellation is cooperative. If the caller's context is done before the
-// body is invoked, the call fails with [CodeAbortedBeforeDispatch]; after,
-// cancellation replaces only a success with [CodeAborted] (a body that
-// returns the caller's own cancellation error is aborted too). Denials,
-// wrapper and tool failures, post-execute blocks and timeouts stay more
-// specific. A panicking tool fails with [CodeToolFailed] and the panic
-// message; it never crashes the process.
+// Cancellation is cooperative, and what happened first is what is
+// reported. Dispatch means invoking the tool body: a wrapper that answers
+// without calling next (from a cache, say) dispatched nothing. If the
+// caller's context is done before the wrappers run, none runs and the call
+// fails with [CodeAbortedBeforeDispatch]. Otherwise cancellation replaces
+// only a success, or an error that is the caller's own cancellation: with
+// [CodeAborted] if the body was dispatched, else with
+// [CodeAbortedBeforeDispatch]. Denials, wrapper and tool failures,
+// post-execute blocks and timeouts stay more specific, even when the caller
+// cancelled while they happened. A panicking tool fails with
+// [CodeToolFailed] and the panic message; it never crashes the process.
 //
 // # Batches and single calls
 //

@@ -31,12 +31,14 @@ const (
 	CodeToolFailed Code = "TOOL_FAILED"
 	// CodeToolTimeout: the timeout policy's deadline passed.
 	CodeToolTimeout Code = "TOOL_TIMEOUT"
-	// CodeAbortedBeforeDispatch: the caller's context was done before the
-	// tool body was invoked.
+	// CodeAbortedBeforeDispatch: the caller's context was done and the tool
+	// body was never invoked; the call would otherwise have succeeded (a
+	// wrapper answered without the body) or failed only with the caller's
+	// cancellation.
 	CodeAbortedBeforeDispatch Code = "ABORTED_BEFORE_DISPATCH"
 	// CodeAborted: the caller's context was done after the tool body was
-	// invoked, and the call would otherwise have succeeded (or the body
-	// returned the caller's cancellation as its error).
+	// invoked, and the call would otherwise have succeeded (or the body or
+	// a wrapper returned the caller's cancellation as its error).
 	CodeAborted Code = "ABORTED"
 	// CodePostExecuteBlocked: a post-execute listener blocked the result.
 	CodePostExecuteBlocked Code = "POST_EXECUTE_BLOCKED"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -714,4 +715,98 @@ func TestPipeline_Call_argumentsNotAliased(t *testing.T) {
 			assert.Equal(t, `{"a":1}`, recorded, "the recorded arguments")
 		})
 	}
+}
+
+// TestPipeline_Wrap_precedence is the regression test for "a failing
+// wrapper loses to cancellation; a wrapper that returned a cached success
+// is reported ABORTED": what happened first is what is reported, and
+// ABORTED is reported only for a call whose body was dispatched.
+func TestPipeline_Wrap_precedence(t *testing.T) {
+	errRate := errors.New("rate limited")
+	tests := []struct {
+		name       string
+		wrap       func(cancel context.CancelFunc) pipeline.Wrapper
+		want       pipeline.Code
+		reason     string // a substring of the reason, if set
+		dispatched bool
+	}{
+		{"wrapper fails, then the caller cancels", func(cancel context.CancelFunc) pipeline.Wrapper {
+			return func(ctx context.Context, _ *pipeline.Invocation, _ pipeline.Next) (any, error) {
+				defer cancel()
+				return nil, errRate
+			}
+		}, pipeline.CodeToolFailed, "rate limited", false},
+		{"caller cancels, then the wrapper fails on its own", func(cancel context.CancelFunc) pipeline.Wrapper {
+			return func(ctx context.Context, _ *pipeline.Invocation, _ pipeline.Next) (any, error) {
+				cancel()
+				return nil, errRate
+			}
+		}, pipeline.CodeToolFailed, "rate limited", false},
+		{"caller cancels, the wrapper returns the cancellation", func(cancel context.CancelFunc) pipeline.Wrapper {
+			return func(ctx context.Context, _ *pipeline.Invocation, _ pipeline.Next) (any, error) {
+				cancel()
+				return nil, fmt.Errorf("waiting for a slot: %w", ctx.Err())
+			}
+		}, pipeline.CodeAbortedBeforeDispatch, "", false},
+		{"cached success, then the caller cancels", func(cancel context.CancelFunc) pipeline.Wrapper {
+			return func(ctx context.Context, _ *pipeline.Invocation, _ pipeline.Next) (any, error) {
+				defer cancel()
+				return "cached", nil
+			}
+		}, pipeline.CodeAbortedBeforeDispatch, "", false},
+		{"body succeeds, then the caller cancels", func(cancel context.CancelFunc) pipeline.Wrapper {
+			return func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+				defer cancel()
+				return next(ctx)
+			}
+		}, pipeline.CodeAborted, "", true},
+		{"body succeeds, then the wrapper fails, then the caller cancels", func(cancel context.CancelFunc) pipeline.Wrapper {
+			return func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+				defer cancel()
+				if _, err := next(ctx); err != nil {
+					return nil, err
+				}
+				return nil, errRate
+			}
+		}, pipeline.CodeToolFailed, "rate limited", true},
+		{"retry after the caller cancelled", func(cancel context.CancelFunc) pipeline.Wrapper {
+			return func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+				_, _ = next(ctx)
+				cancel()
+				return next(ctx)
+			}
+		}, pipeline.CodeAborted, "", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := newPipeline(t, pipeline.Config{}, echo("t"))
+			ctx, cancel := context.WithCancel(bg)
+			defer cancel()
+			p.Wrap(tc.wrap(cancel))
+			o := p.Call(ctx, call("t", `{}`), pipeline.Env{})
+			assert.Equal(t, tc.want, o.Code(), o.Reason())
+			assert.Equal(t, tc.dispatched, o.Dispatched())
+			if tc.reason != "" {
+				assert.Contains(t, o.Reason(), tc.reason)
+			}
+		})
+	}
+
+	t.Run("cancelled before dispatch: no wrapper runs", func(t *testing.T) {
+		p := newPipeline(t, pipeline.Config{}, echo("t"))
+		ctx, cancel := context.WithCancel(bg)
+		defer cancel()
+		p.OnPreExecute(func(_ context.Context, _ *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
+			cancel()
+			return d
+		})
+		wrapped := false
+		p.Wrap(func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+			wrapped = true
+			return "cached", nil
+		})
+		o := p.Call(ctx, call("t", `{}`), pipeline.Env{})
+		assert.Equal(t, pipeline.CodeAbortedBeforeDispatch, o.Code())
+		assert.False(t, wrapped)
+	})
 }

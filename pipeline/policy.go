@@ -96,7 +96,10 @@ type Next func(ctx context.Context) (any, error)
 // pipeline fuses the caller's context back in, so the body's context is done
 // when either the caller's or the wrapper's is. Wrappers run in
 // registration order, the first registered outermost. An error that is not
-// an [*Error] becomes [CodeToolFailed]; a panic too.
+// an [*Error] becomes [CodeToolFailed] (a panic too), even if the caller
+// cancelled meanwhile, unless it is the caller's cancellation. A wrapper
+// that returns a value without calling next has not dispatched the call:
+// if the caller cancelled, the call is [CodeAbortedBeforeDispatch].
 type Wrapper func(ctx context.Context, inv *Invocation, next Next) (any, error)
 
 // PostExecuteListener inspects a successful result and may replace its

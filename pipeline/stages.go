@@ -99,6 +99,10 @@ func (p *Pipeline) stages(ctx context.Context, h *hooks, inv *Invocation) *Error
 			return e
 		}
 	}
+	if ctx.Err() != nil {
+		// Cancelled during the policies: no wrapper runs.
+		return abortedBefore(ctx, inv)
+	}
 	v, e := p.dispatch(ctx, h, inv)
 	if e != nil {
 		return e
@@ -118,8 +122,10 @@ func (p *Pipeline) stages(ctx context.Context, h *hooks, inv *Invocation) *Error
 		return &Error{Code: CodePostExecuteBlocked, Tool: inv.name, Reason: reason, Err: ErrPostExecuteBlocked}
 	}
 	if ctx.Err() != nil {
-		// Cancellation after dispatch replaces only a success.
-		return aborted(ctx, inv)
+		// Cancellation replaces only a success: with ABORTED if the body
+		// was dispatched, else (a wrapper answered without it, from a
+		// cache say) with ABORTED_BEFORE_DISPATCH.
+		return cancelled(ctx, inv)
 	}
 	content, e = p.finalize(inv, r.content)
 	if e != nil {
@@ -146,6 +152,21 @@ func aborted(ctx context.Context, inv *Invocation) *Error {
 	return &Error{Code: CodeAborted, Tool: inv.name,
 		Reason: fmt.Sprintf("tool %q: aborted", inv.name),
 		Err:    fmt.Errorf("%w: %w", ErrAborted, context.Cause(ctx))}
+}
+
+// cancelled is the failure of a call the caller cancelled: ABORTED when its
+// body was dispatched, ABORTED_BEFORE_DISPATCH when it was not.
+func cancelled(ctx context.Context, inv *Invocation) *Error {
+	if inv.active.Load() {
+		return aborted(ctx, inv)
+	}
+	return abortedBefore(ctx, inv)
+}
+
+// isCancellation reports whether err is the caller's cancellation (ctx is
+// done) rather than a failure of its own.
+func isCancellation(ctx context.Context, err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Cause(ctx))
 }
 
 func toolFailed(inv *Invocation, err error) *Error {
@@ -263,12 +284,21 @@ func (p *Pipeline) body(ctx, bctx context.Context, inv *Invocation) (any, error)
 }
 
 // classify turns the dispatch result into a value or the call's failure.
+// What failed first is what is reported: an error of a wrapper or of the
+// body is the call's failure even if the caller cancelled meanwhile, unless
+// the error is that cancellation. A success is returned as is; stages
+// replaces it if the caller cancelled.
 func (p *Pipeline) classify(ctx context.Context, inv *Invocation, v any, err error) (any, *Error) {
 	if err == nil {
 		return v, nil
 	}
 	var pe *Error
 	if errors.As(err, &pe) {
+		if pe.Code == CodeAbortedBeforeDispatch && inv.active.Load() {
+			// A wrapper called next again after the caller cancelled; the
+			// body had already been dispatched.
+			return nil, aborted(ctx, inv)
+		}
 		if pe.Tool == "" {
 			c := *pe
 			c.Tool = inv.name
@@ -276,15 +306,10 @@ func (p *Pipeline) classify(ctx context.Context, inv *Invocation, v any, err err
 		}
 		return nil, pe
 	}
-	if ctx.Err() != nil {
-		if !inv.active.Load() {
-			return nil, abortedBefore(ctx, inv)
-		}
-		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Cause(ctx)) {
-			// The body gave up because the caller cancelled: that is the
-			// cancellation, not a failure of the tool.
-			return nil, aborted(ctx, inv)
-		}
+	if ctx.Err() != nil && isCancellation(ctx, err) {
+		// The body or a wrapper gave up because the caller cancelled: that
+		// is the cancellation, not a failure of the tool.
+		return nil, cancelled(ctx, inv)
 	}
 	return nil, toolFailed(inv, err)
 }
