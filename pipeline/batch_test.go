@@ -300,3 +300,25 @@ func TestPipeline_hammer(t *testing.T) {
 	assert.Equal(t, int64(G*N+G*N/5), results.Load())
 	assert.False(t, strings.Contains(fmt.Sprint(results.Load()), "-"))
 }
+
+// TestSlogLog_errorInfo is the regression test for "ErrorInfo is dropped by
+// the slog logger": a denial's structured detail reaches the result record
+// (and never the model's content).
+func TestSlogLog_errorInfo(t *testing.T) {
+	var buf bytes.Buffer
+	l := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+		if a.Key == slog.TimeKey || a.Key == "duration" || a.Key == "token" || a.Key == "parent" {
+			return slog.Attr{}
+		}
+		return a
+	}}))
+	p := newPipeline(t, pipeline.Config{}, echo("t"))
+	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision {
+		return pipeline.DenyWithInfo("nope", pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"})
+	})
+	p.OnResult(pipeline.SlogResult(l))
+	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+	assert.Equal(t, "Error: nope", text(o))
+	assert.Equal(t, "level=WARN msg=\"tool result\" tool=t nested=false code=DENIED reason=nope"+
+		" info.name=PolicyDenied info.code=P1 info.userReason=\"ask an admin\"\n", buf.String())
+}

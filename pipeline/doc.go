@@ -38,7 +38,12 @@
 // [CodeAskUnanswered], [CodeToolFailed], [CodeToolTimeout],
 // [CodeAbortedBeforeDispatch], [CodeAborted], [CodePostExecuteBlocked] and
 // [CodeToolActivationFailed]; its content is exactly one text part
-// "Error: <reason>", and structured detail stays out of it.
+// "Error: <reason>", and structured detail stays out of it: a denial's
+// [ErrorInfo] is on the outcome ([Outcome.Info]) and in [SlogLog]'s
+// records. The presentation descriptors a tool declares (PresentCall,
+// PresentResult) are projected beside the content for host-local consumers
+// and never reach the model: [Invocation.PresentCall] when the call is
+// prepared, [Outcome.PresentResult] after a success.
 //
 // Cancellation is cooperative, and what happened first is what is
 // reported. Dispatch means invoking the tool body: a wrapper that answers

@@ -74,15 +74,16 @@ var (
 
 // ErrorInfo is structured failure detail a pre-execute listener may attach
 // beside its model-facing reason. It never reaches the model's content;
-// durable projections (logs, transcripts, user interfaces) may keep it.
+// durable projections (logs, transcripts, user interfaces) keep it:
+// [SlogLog] logs it, and its JSON form is the one ptc-run's --json prints.
 type ErrorInfo struct {
 	// Name is a short machine-friendly name of the failure, such as
 	// "PolicyDenied".
-	Name string
+	Name string `json:"name"`
 	// Code is a policy-specific code.
-	Code string
+	Code string `json:"code"`
 	// UserReason is an optional reason worded for the user, not the model.
-	UserReason string
+	UserReason string `json:"userReason,omitempty"`
 }
 
 // Error is the typed failure of a call. Its Reason is what the model sees,

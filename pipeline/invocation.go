@@ -42,22 +42,23 @@ type Env struct {
 // frozen arguments and its correlation token. Listeners receive it
 // read-only; it is safe for concurrent reads.
 type Invocation struct {
-	p      *Pipeline
-	env    Env
-	id     string
-	name   string
-	token  string
-	tokbuf [tokenSize]byte // backs token
-	tool   *registry.Tool
-	call   *registry.Call
-	raw    json.RawMessage // frozen copy, only when preparation failed
-	err    *Error          // preparation failure
-	fresh  bool            // prepared just now: no lookup again before running
-	ran    atomic.Bool
-	start  time.Time
-	post   PostResult
-	out    Outcome
-	active atomic.Bool // the body was invoked
+	p       *Pipeline
+	env     Env
+	id      string
+	name    string
+	token   string
+	tokbuf  [tokenSize]byte // backs token
+	tool    *registry.Tool
+	call    *registry.Call
+	raw     json.RawMessage // frozen copy, only when preparation failed
+	present any             // the tool's call presentation descriptor
+	err     *Error          // preparation failure
+	fresh   bool            // prepared just now: no lookup again before running
+	ran     atomic.Bool
+	start   time.Time
+	post    PostResult
+	out     Outcome
+	active  atomic.Bool // the body was invoked
 }
 
 // Token returns the opaque correlation token of the call.
@@ -101,6 +102,13 @@ func (inv *Invocation) Args() any {
 	}
 	return inv.call.Args()
 }
+
+// PresentCall returns the descriptor the tool's PresentCall made of the
+// arguments when the call was prepared: pure, JSON-encodable presentation
+// metadata for host-local consumers (a user interface's tool card, a
+// transcript), never shown to the model. It is nil when the tool declares
+// no PresentCall, preparation failed, or PresentCall panicked.
+func (inv *Invocation) PresentCall() any { return inv.present }
 
 // Mode returns the call's execution mode; [registry.Serial] when
 // preparation failed.

@@ -52,8 +52,10 @@ func (f LogFunc) Record(ctx context.Context, e Event) { f(ctx, e) }
 
 // SlogLog returns a [Log] that writes one slog record per event: "tool call"
 // and "tool result", at level Info (a failed result at Warn), with the
-// tool, token, parent, nested and, for results, code, duration and reason
-// attributes. Arguments and values are not logged.
+// tool, token, parent, nested and, for results, duration and, for a
+// failure, code, reason and the structured [ErrorInfo] a denial attached
+// (group "info": name, code, userReason). Arguments, values and
+// presentation descriptors are not logged.
 func SlogLog(l *slog.Logger) Log {
 	return LogFunc(func(ctx context.Context, e Event) {
 		if e.Kind == EventResult && e.Outcome != nil {
@@ -93,6 +95,12 @@ func slogResult(ctx context.Context, l *slog.Logger, o *Outcome) {
 	}
 	if !o.OK() {
 		attrs = append(attrs, slog.String("code", string(o.Code())), slog.String("reason", o.Reason()))
+		if info := o.err.Info; info != nil {
+			attrs = append(attrs, slog.Group("info",
+				slog.String("name", info.Name),
+				slog.String("code", info.Code),
+				slog.String("userReason", info.UserReason)))
+		}
 	}
 	l.LogAttrs(ctx, level, "tool result", attrs...)
 }

@@ -18,6 +18,7 @@ type Outcome struct {
 	value    any
 	content  []registry.Part
 	context  []registry.Part
+	present  any
 	duration time.Duration
 }
 
@@ -89,6 +90,14 @@ func (o *Outcome) Content() []registry.Part {
 	}
 	return slices.Clone(o.content)
 }
+
+// PresentResult returns the descriptor the tool's PresentResult made of
+// the successful result (its arguments, final value and finalized
+// content): pure, JSON-encodable presentation metadata for host-local
+// consumers, never shown to the model. It is nil on failure, when the tool
+// declares no PresentResult, or when PresentResult failed or panicked. The
+// call's own descriptor is [Invocation.PresentCall].
+func (o *Outcome) PresentResult() any { return o.present }
 
 // Context returns the extra context parts post-execute listeners attached,
 // in order; they go after the content. The slice is a copy.

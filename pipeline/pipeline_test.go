@@ -810,3 +810,60 @@ func TestPipeline_Wrap_precedence(t *testing.T) {
 		assert.False(t, wrapped)
 	})
 }
+
+type presentArgs struct {
+	Path string `json:"path"`
+}
+
+// TestPipeline_Call_presentation is the regression test for "PresentCall and
+// PresentResult are declared but never projected": the invocation carries
+// the call's descriptor and a successful outcome the result's, for
+// host-local consumers; neither reaches the model.
+func TestPipeline_Call_presentation(t *testing.T) {
+	spec := registry.Spec[presentArgs, string]{
+		Name:       "read",
+		Parameters: registry.Object(registry.Required("path", registry.String())),
+		Execute: func(_ context.Context, a presentArgs, _ *registry.Exec) (string, error) {
+			if a.Path == "/fail" {
+				return "", errors.New("no such file")
+			}
+			return "contents", nil
+		},
+		PresentCall: func(a presentArgs) any { return map[string]any{"card": "file", "path": a.Path} },
+		PresentResult: func(a presentArgs, v string, content []registry.Part) any {
+			return map[string]any{"bytes": len(v), "parts": len(content)}
+		},
+	}
+	p := newPipeline(t, pipeline.Config{}, registry.MustDefine(spec))
+	var atCall any
+	p.OnPreExecute(func(_ context.Context, inv *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
+		atCall = inv.PresentCall()
+		return d
+	})
+	o := p.Call(bg, call("read", `{"path":"/a"}`), pipeline.Env{})
+	require.True(t, o.OK(), o.Reason())
+	assert.Equal(t, map[string]any{"card": "file", "path": "/a"}, atCall)
+	assert.Equal(t, map[string]any{"card": "file", "path": "/a"}, o.Invocation().PresentCall())
+	assert.Equal(t, map[string]any{"bytes": 8, "parts": 1}, o.PresentResult())
+	assert.Equal(t, "contents", text(o))
+
+	o = p.Call(bg, call("read", `{"path":"/fail"}`), pipeline.Env{})
+	require.Equal(t, pipeline.CodeToolFailed, o.Code())
+	assert.Equal(t, map[string]any{"card": "file", "path": "/fail"}, o.Invocation().PresentCall())
+	assert.Nil(t, o.PresentResult(), "a failed call has no result to present")
+
+	// A presenter that panics leaves the descriptor nil; the call stands.
+	spec.Name = "shaky"
+	spec.PresentCall = func(presentArgs) any { panic("boom") }
+	spec.PresentResult = func(presentArgs, string, []registry.Part) any { panic("boom") }
+	q := newPipeline(t, pipeline.Config{}, registry.MustDefine(spec))
+	o = q.Call(bg, call("shaky", `{"path":"/a"}`), pipeline.Env{})
+	require.True(t, o.OK(), o.Reason())
+	assert.Nil(t, o.Invocation().PresentCall())
+	assert.Nil(t, o.PresentResult())
+
+	// A tool that declares none has none.
+	o = q.Call(bg, call("nope", `{}`), pipeline.Env{})
+	assert.Nil(t, o.Invocation().PresentCall())
+	assert.Nil(t, o.PresentResult())
+}

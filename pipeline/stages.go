@@ -27,6 +27,9 @@ func (p *Pipeline) prepare(call RawCall, env Env) *Invocation {
 		var c *registry.Call
 		if c, err = t.Prepare(call.Arguments); err == nil {
 			inv.call = c
+			if t.HasPresentation() {
+				inv.present = presentCall(c)
+			}
 			return inv
 		}
 	}
@@ -132,7 +135,37 @@ func (p *Pipeline) stages(ctx context.Context, h *hooks, inv *Invocation) *Error
 		return e
 	}
 	inv.out.value, inv.out.content, inv.out.context = r.value, content, r.context
+	if inv.tool.HasPresentation() {
+		inv.out.present = presentResult(inv.call, r.value, content)
+	}
 	return nil
+}
+
+// presentCall returns the tool's call presentation descriptor; nil when it
+// declares none or its PresentCall panics.
+func presentCall(c *registry.Call) (d any) {
+	defer func() {
+		if recover() != nil {
+			d = nil
+		}
+	}()
+	d, _ = c.PresentCall()
+	return d
+}
+
+// presentResult returns the tool's result presentation descriptor; nil
+// when it declares none, or its PresentResult fails or panics.
+func presentResult(c *registry.Call, value any, content []registry.Part) (d any) {
+	defer func() {
+		if recover() != nil {
+			d = nil
+		}
+	}()
+	d, ok, _ := c.PresentResult(value, content)
+	if !ok {
+		return nil
+	}
+	return d
 }
 
 func denied(inv *Invocation, reason string, info *ErrorInfo) *Error {

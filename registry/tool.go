@@ -85,10 +85,14 @@ type Spec[A, V any] struct {
 	// after post-execute policies.
 	FinalizeContent func(args A, content []Part) []Part
 	// PresentCall returns a pure, JSON-encodable presentation descriptor of
-	// the call for host-local consumers.
+	// the call for host-local consumers (a tool card, a transcript); it
+	// never reaches the model. The pipeline calls it once, when the call
+	// is prepared.
 	PresentCall func(args A) any
 	// PresentResult returns a pure, JSON-encodable presentation descriptor
-	// of the result for host-local consumers.
+	// of a successful result (its final value and finalized content) for
+	// host-local consumers; it never reaches the model. The pipeline calls
+	// it once, after the content is finalized.
 	PresentResult func(args A, value V, content []Part) any
 	// DeferLoading asks the provider to load the definition lazily; it is
 	// preserved in the projected [ToolSchema].
