@@ -35,6 +35,9 @@ type contentPart struct {
 type runError struct {
 	Kind    string `json:"kind"`
 	Message string `json:"message"`
+	// Info is the structured detail a policy attached when it denied the
+	// run_code call itself; null otherwise.
+	Info *pipeline.ErrorInfo `json:"info"`
 }
 
 type subcall struct {
@@ -44,6 +47,9 @@ type subcall struct {
 	OK         bool            `json:"ok"`
 	Code       *string         `json:"code"` // null when ok
 	DurationMs float64         `json:"durationMs"`
+	// Info is the structured detail a policy attached when it denied the
+	// subcall; null otherwise. It never reaches the model.
+	Info *pipeline.ErrorInfo `json:"info"`
 }
 
 type stats struct {
@@ -91,7 +97,7 @@ func writeJSON(w io.Writer, r *ptc.Result) error {
 			kind = "aborted"
 		}
 		msg, _ := strings.CutPrefix(ptc.ContentText(r.Content[:1]), "Error: code run failed ("+kind+"): ")
-		out.Error = &runError{Kind: kind, Message: msg}
+		out.Error = &runError{Kind: kind, Message: msg, Info: r.Outcome.Info()}
 		out.ReturnValue = json.RawMessage("null")
 	}
 	for _, sc := range r.Subcalls {
@@ -101,6 +107,7 @@ func writeJSON(w io.Writer, r *ptc.Result) error {
 			Arguments:  sc.Arguments,
 			OK:         sc.OK,
 			DurationMs: float64(sc.Outcome.Duration().Microseconds()) / 1000,
+			Info:       sc.Outcome.Info(),
 		}
 		if !sc.OK {
 			code := string(sc.Code)

@@ -79,7 +79,7 @@ func TestRun_json(t *testing.T) {
 	var got map[string]any
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &got))
 	require.Equal(t, true, got["isError"])
-	require.Equal(t, map[string]any{"kind": "exception", "message": "Error: b (line 1)"}, got["error"])
+	require.Equal(t, map[string]any{"kind": "exception", "message": "Error: b (line 1)", "info": nil}, got["error"])
 	require.Equal(t, []any{"a"}, got["output"])
 	require.Nil(t, got["returnValue"])
 	require.Equal(t, []any{}, got["subcalls"])
