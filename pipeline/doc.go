@@ -21,7 +21,9 @@
 //     metrics). Only a wrapper may replace the body's context; the pipeline
 //     fuses the caller's context back in before the body runs.
 //     [TimeoutPolicy] enforces a tool's declared TimeoutMs.
-//  5. Dispatch: the tool body, with panics recovered.
+//  5. Dispatch: the tool body, with panics recovered; then the value is
+//     checked against the tool's output schema
+//     ([registry.Tool.ValidateOutput]): a mismatch is [CodeToolFailed].
 //  6. ProjectContent: the tool's execution-prepared content, or its
 //     rendered output.
 //  7. PostExecute: [PostExecuteListener]s inspect or replace content or

@@ -27,7 +27,8 @@ const (
 	// an answer (there was none, or it failed).
 	CodeAskUnanswered Code = "ASK_UNANSWERED"
 	// CodeToolFailed: the tool body (or a wrapper around it) returned an
-	// error or panicked, or its value could not be rendered.
+	// error or panicked, or its value did not match the tool's output
+	// schema ([registry.ErrInvalidOutput]) or could not be rendered.
 	CodeToolFailed Code = "TOOL_FAILED"
 	// CodeToolTimeout: the timeout policy's deadline passed.
 	CodeToolTimeout Code = "TOOL_TIMEOUT"

@@ -867,3 +867,65 @@ func TestPipeline_Call_presentation(t *testing.T) {
 	assert.Nil(t, o.Invocation().PresentCall())
 	assert.Nil(t, o.PresentResult())
 }
+
+// TestPipeline_Call_outputSchema is the regression test for "Output.Schema
+// is declared but never enforced": a result that breaks its tool's output
+// schema is TOOL_FAILED, naming where and what was expected.
+func TestPipeline_Call_outputSchema(t *testing.T) {
+	weather := registry.Object(
+		registry.Required("tempC", registry.Number()),
+		registry.Required("sky", registry.String().WithEnum("clear", "snow")),
+	)
+	tests := []struct {
+		name   string
+		schema *registry.Schema
+		value  any
+		reason string // "" for success
+	}{
+		{"matches", weather, map[string]any{"tempC": 21, "sky": "clear"}, ""},
+		{"raw JSON matches", weather, json.RawMessage(`{"tempC":-3,"sky":"snow"}`), ""},
+		{"wrong type", weather, map[string]any{"tempC": "21", "sky": "clear"},
+			`tool "t" returned a result that does not match its output schema: at "/tempC": got string, want number`},
+		{"missing property", weather, map[string]any{"tempC": 21},
+			`at "" (root): missing property 'sky'`},
+		{"not in the enum", weather, json.RawMessage(`{"tempC":1,"sky":"fog"}`), `at "/sky": value must be one of 'clear', 'snow'`},
+		{"nil for an object", weather, nil, `at "" (root): got null, want object`},
+		{"string schema", registry.String(), 42, `at "" (root): got number, want string`},
+		{"raw JSON Schema", mustSchema(t, `{"type":"array","items":{"type":"integer"}}`), []any{1, 2.5}, `at "/1": got number, want integer`},
+		{"not JSON", weather, json.RawMessage(`{"tempC":`), `tool "t" returned a result that is not JSON`},
+		{"no schema: anything goes", nil, map[string]any{"x": 1}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ran := false
+			p := newPipeline(t, pipeline.Config{}, registry.MustDefine(registry.RawSpec{
+				Name:   "t",
+				Output: registry.Output[json.RawMessage, any]{Schema: tc.schema},
+				Execute: func(context.Context, json.RawMessage, *registry.Exec) (any, error) {
+					ran = true
+					return tc.value, nil
+				},
+			}))
+			post := false
+			p.OnPostExecute(func(context.Context, *pipeline.Invocation, *pipeline.PostResult) { post = true })
+			o := p.Call(bg, call("t", `{}`), pipeline.Env{})
+			require.True(t, ran)
+			if tc.reason == "" {
+				require.True(t, o.OK(), o.Reason())
+				return
+			}
+			assert.Equal(t, pipeline.CodeToolFailed, o.Code())
+			assert.ErrorIs(t, o.Err(), registry.ErrInvalidOutput)
+			assert.Contains(t, o.Reason(), tc.reason)
+			assert.Nil(t, o.Value())
+			assert.False(t, post, "post-execute listeners see only valid results")
+		})
+	}
+}
+
+func mustSchema(t *testing.T, doc string) *registry.Schema {
+	t.Helper()
+	s, err := registry.ParseJSONSchema(json.RawMessage(doc))
+	require.NoError(t, err)
+	return s
+}

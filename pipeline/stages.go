@@ -11,9 +11,9 @@ import (
 )
 
 // The stages, in order: prepare, preExecute, guard, ask, dispatch (the
-// execute wrappers around the body), project, postExecute, finalize and
-// result. run strings them together; each is a method of its own so it can
-// be tested alone.
+// execute wrappers around the body, then the output schema check), project,
+// postExecute, finalize and result. run strings them together; each is a
+// method of its own so it can be tested alone.
 
 // prepare looks the tool up through env's tool set, validates and freezes
 // the arguments and assigns a correlation token.
@@ -109,6 +109,9 @@ func (p *Pipeline) stages(ctx context.Context, h *hooks, inv *Invocation) *Error
 	v, e := p.dispatch(ctx, h, inv)
 	if e != nil {
 		return e
+	}
+	if err := inv.tool.ValidateOutput(v); err != nil {
+		return toolFailed(inv, err)
 	}
 	content, e := p.project(inv, v)
 	if e != nil {

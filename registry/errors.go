@@ -55,7 +55,63 @@ var (
 	ErrInvalidDefinition = errors.New("invalid tool definition")
 	// ErrInvalidScope is returned for a scope that cannot be used where given.
 	ErrInvalidScope = errors.New("invalid scope")
+	// ErrInvalidOutput is matched by every [*OutputError]: a tool returned a
+	// value that does not match its declared output schema.
+	ErrInvalidOutput = errors.New("result does not match the output schema")
 )
+
+// OutputError is the error of [Tool.ValidateOutput]: the value a tool
+// returned is not JSON, or does not match the tool's declared output
+// schema. It matches [ErrInvalidOutput] with [errors.Is].
+type OutputError struct {
+	// Tool is the model-facing name of the tool.
+	Tool string
+	// Issues lists the schema violations, their paths inside the value; it
+	// is empty when the value is not JSON.
+	Issues []Issue
+	// Err is the underlying cause when the value is not JSON, or when the
+	// validator could not decide; else nil.
+	Err error
+
+	notJSON bool
+}
+
+// Error implements error. It names the tool and, for every violation,
+// where it is and what the schema expected there.
+func (e *OutputError) Error() string {
+	var sb strings.Builder
+	sb.WriteString(`tool "`)
+	sb.WriteString(e.Tool)
+	sb.WriteString(`" returned a result that `)
+	if len(e.Issues) == 0 {
+		if e.notJSON {
+			sb.WriteString("is not JSON")
+		} else {
+			sb.WriteString("could not be checked against its output schema")
+		}
+		if e.Err != nil {
+			sb.WriteString(": ")
+			sb.WriteString(e.Err.Error())
+		}
+		return sb.String()
+	}
+	sb.WriteString("does not match its output schema")
+	for i, is := range e.Issues {
+		if i == 0 {
+			sb.WriteString(": ")
+		} else {
+			sb.WriteString("; ")
+		}
+		sb.WriteString(is.String())
+	}
+	return sb.String()
+}
+
+// Unwrap returns the underlying cause, if any.
+func (e *OutputError) Unwrap() error { return e.Err }
+
+// Is reports whether target is [ErrInvalidOutput].
+func (e *OutputError) Is(target error) bool { return target == ErrInvalidOutput }
 
 // Error is the typed error the registry returns where a caller branches on
 // the outcome of a call: its Code is what the pipeline turns into an error

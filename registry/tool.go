@@ -42,11 +42,13 @@ type Exec struct {
 	Arguments json.RawMessage
 }
 
-// Output declares a tool's canonical value: its schema (declarative; read by
-// sdkgen to type the SDK's return values) and the render function that turns
-// the value into model-facing content.
+// Output declares a tool's canonical value: its schema (read by sdkgen to
+// type the SDK's return values, and enforced: see [Tool.ValidateOutput]) and
+// the render function that turns the value into model-facing content.
 type Output[A, V any] struct {
-	// Schema describes the canonical value; nil means any JSON value.
+	// Schema describes the canonical value; nil means any JSON value. The
+	// pipeline validates every value the tool returns against it: a value
+	// that does not match fails the call.
 	Schema *Schema
 	// Render turns a canonical value into content. When nil, a string value
 	// renders as one text part and any other value as its indented JSON.
@@ -116,6 +118,8 @@ type Tool struct {
 	wire         json.RawMessage
 	validator    *jsonschema.Schema
 	fast         *checker
+	outValidator *jsonschema.Schema // nil when no output schema is declared
+	outFast      *checker
 	defaults     bool
 	timeoutMs    int
 	deferLoading bool
@@ -157,14 +161,19 @@ func Define[A, V any](spec Spec[A, V]) (*Tool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: parameters: %w", spec.Name, err)
 	}
-	if spec.Output.Schema != nil {
-		if _, err := spec.Output.Schema.MarshalJSON(); err != nil {
-			return nil, fmt.Errorf("tool %q: output: %w", spec.Name, err)
-		}
-	}
 	sch, err := compileSchema("mem://tools/"+spec.Name+"/parameters.json", wire)
 	if err != nil {
 		return nil, fmt.Errorf("%w: tool %q: compile parameters: %w", ErrInvalidDefinition, spec.Name, err)
+	}
+	var outSch *jsonschema.Schema
+	if spec.Output.Schema != nil {
+		outWire, err := spec.Output.Schema.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("tool %q: output: %w", spec.Name, err)
+		}
+		if outSch, err = compileSchema("mem://tools/"+spec.Name+"/output.json", outWire); err != nil {
+			return nil, fmt.Errorf("%w: tool %q: compile output schema: %w", ErrInvalidDefinition, spec.Name, err)
+		}
 	}
 	t := &Tool{
 		name:         spec.Name,
@@ -174,6 +183,8 @@ func Define[A, V any](spec Spec[A, V]) (*Tool, error) {
 		wire:         wire,
 		validator:    sch,
 		fast:         newChecker(params),
+		outValidator: outSch,
+		outFast:      newChecker(spec.Output.Schema),
 		defaults:     params.hasDefaults(),
 		timeoutMs:    spec.TimeoutMs,
 		deferLoading: spec.DeferLoading,
@@ -336,6 +347,37 @@ func (t *Tool) Schema() ToolSchema {
 func (t *Tool) Validate(raw json.RawMessage) error {
 	_, err := validateArgs(t.name, t.fast, t.validator, raw)
 	return err
+}
+
+// ValidateOutput checks a value the tool returned against its declared
+// output schema: the value as JSON (a json.RawMessage as is, anything else
+// encoded with encoding/json) must match it. Without an output schema every
+// value passes, at no cost. The error is an [*OutputError] naming each
+// violation's path and what was expected there.
+func (t *Tool) ValidateOutput(value any) error {
+	if t.outValidator == nil {
+		return nil
+	}
+	raw, ok := value.(json.RawMessage)
+	if !ok {
+		b, err := json.Marshal(value)
+		if err != nil {
+			return &OutputError{Tool: t.name, Err: err, notJSON: true}
+		}
+		raw = b
+	}
+	tree, err := parseJSON(raw)
+	if err != nil {
+		return &OutputError{Tool: t.name, Err: err, notJSON: true}
+	}
+	issues, err := validate(t.outFast, t.outValidator, tree)
+	if err != nil {
+		return &OutputError{Tool: t.name, Err: err}
+	}
+	if issues != nil {
+		return &OutputError{Tool: t.name, Issues: issues}
+	}
+	return nil
 }
 
 // Prepare validates raw arguments, rejecting malformed JSON, duplicate

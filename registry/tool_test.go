@@ -363,3 +363,58 @@ func TestTool_Prepare_OwnsArguments(t *testing.T) {
 	assert.Equal(t, `{"a":1}`, string(call.Arguments()), "a change of the decoded arguments")
 	assert.Equal(t, len(args), cap(args), "appending to the decoded arguments cannot reach the frozen copy")
 }
+
+type weatherValue struct {
+	TempC float64 `json:"tempC"`
+	Sky   string  `json:"sky,omitempty"`
+}
+
+func TestTool_ValidateOutput(t *testing.T) {
+	out := registry.Object(registry.Required("tempC", registry.Number()), registry.Required("sky", registry.String()))
+	tool := registry.MustDefine(registry.Spec[struct{}, weatherValue]{
+		Name:    "weather",
+		Output:  registry.Output[struct{}, weatherValue]{Schema: out},
+		Execute: func(context.Context, struct{}, *registry.Exec) (weatherValue, error) { return weatherValue{}, nil },
+	})
+	tests := []struct {
+		name   string
+		value  any
+		issues []string // "path keyword" of each issue; nil for a match
+		err    string
+	}{
+		{"typed value", weatherValue{TempC: 1, Sky: "clear"}, nil, ""},
+		{"typed value missing a property", weatherValue{TempC: 1}, []string{" required"}, `tool "weather" returned a result that does not match its output schema: at "" (root): missing property 'sky'`},
+		{"raw JSON", json.RawMessage(`{"tempC":"hot","sky":"clear"}`), []string{"/tempC type"}, `at "/tempC": got string, want number`},
+		{"not JSON", json.RawMessage(`{"tempC":1,"tempC":2,"sky":""}`), nil, `tool "weather" returned a result that is not JSON: invalid JSON`},
+		{"not encodable", make(chan int), nil, `tool "weather" returned a result that is not JSON: json: unsupported type`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tool.ValidateOutput(tc.value)
+			if tc.err == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorIs(t, err, registry.ErrInvalidOutput)
+			assert.ErrorContains(t, err, tc.err)
+			var oe *registry.OutputError
+			require.ErrorAs(t, err, &oe)
+			assert.Equal(t, "weather", oe.Tool)
+			var got []string
+			for _, is := range oe.Issues {
+				got = append(got, is.Path+" "+is.Keyword)
+			}
+			assert.Equal(t, tc.issues, got)
+		})
+	}
+
+	free := registry.MustDefine(registry.RawSpec{Name: "free", Execute: noop[json.RawMessage]})
+	assert.NoError(t, free.ValidateOutput(make(chan int)), "without an output schema nothing is checked")
+
+	_, err := registry.Define(registry.RawSpec{
+		Name:    "bad",
+		Output:  registry.Output[json.RawMessage, any]{Schema: mustRaw(t, `{"type":"nonsense"}`)},
+		Execute: noop[json.RawMessage],
+	})
+	assert.ErrorIs(t, err, registry.ErrInvalidDefinition, "an output schema is compiled when the tool is defined")
+}

@@ -35,29 +35,49 @@ func compileSchema(url string, doc []byte) (*jsonschema.Schema, error) {
 }
 
 // validateArgs parses raw as JSON (rejecting duplicate keys) and validates
-// it against sch (after trying the DSL checker fast, if any). It returns the parsed value, or an *Error with
-// CodeInvalidArguments. It never panics on any input.
+// it against sch (after trying the DSL checker fast, if any). It returns the
+// parsed value, or an *Error with CodeInvalidArguments. It never panics on
+// any input.
 func validateArgs(tool string, fast *checker, sch *jsonschema.Schema, raw []byte) (v any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			v, err = nil, &Error{Code: CodeInvalidArguments, Tool: tool, Err: fmt.Errorf("%w: validator panicked: %v", ErrInvalidArguments, r)}
+			v, err = nil, &Error{Code: CodeInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: parser panicked: %v", r)}
 		}
 	}()
 	v, err = parseJSON(raw)
 	if err != nil {
 		return nil, &Error{Code: CodeInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: %w", err)}
 	}
+	issues, err := validate(fast, sch, v)
+	if err != nil {
+		return nil, &Error{Code: CodeInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: %w", err)}
+	}
+	if issues != nil {
+		return nil, &Error{Code: CodeInvalidArguments, Tool: tool, Issues: issues, Err: errors.New("invalid arguments")}
+	}
+	return v, nil
+}
+
+// validate checks the parsed value v against sch, after trying the DSL
+// checker fast, if any. It returns the violations (nil when v is valid), or
+// an error when the validator could not decide. It never panics.
+func validate(fast *checker, sch *jsonschema.Schema, v any) (issues []Issue, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			issues, err = nil, fmt.Errorf("validator panicked: %v", r)
+		}
+	}()
 	if fast != nil && fast.check(v) == accept {
-		return v, nil
+		return nil, nil
 	}
 	if err := sch.Validate(v); err != nil {
 		var ve *jsonschema.ValidationError
 		if !errors.As(err, &ve) {
-			return nil, &Error{Code: CodeInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: %w", err)}
+			return nil, err
 		}
-		return nil, &Error{Code: CodeInvalidArguments, Tool: tool, Issues: issuesOf(ve), Err: errors.New("invalid arguments")}
+		return issuesOf(ve), nil
 	}
-	return v, nil
+	return nil, nil
 }
 
 // issuesOf flattens a validation error tree to its leaves.
