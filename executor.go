@@ -93,6 +93,16 @@ type report struct {
 // Programs of one batch run one at a time, in call order (a program may
 // call serial tools). Execute never panics on bad input.
 func (e *Executor) Execute(ctx context.Context, b pipeline.Batch) []*Result {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	if e.enter() {
+		defer e.batches.Done()
+		stop := context.AfterFunc(e.life, func() { cancel(host.ErrShutdown) })
+		defer stop()
+	} else {
+		// Refused: every call ends aborted before it started.
+		cancel(host.ErrShutdown)
+	}
 	br := &batchRun{
 		env:     pipeline.Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Log: b.Log},
 		reports: make(map[string]*report),
@@ -108,13 +118,27 @@ func (e *Executor) Execute(ctx context.Context, b pipeline.Batch) []*Result {
 		br.mu.Lock()
 		rep := br.reports[o.Token()]
 		br.mu.Unlock()
-		results[i] = e.result(o, rep)
+		results[i] = e.result(ctx, o, rep)
 	}
 	return results
 }
 
+// abortMessage says why ctx ended, in DESIGN.md's words.
+func abortMessage(ctx context.Context, started bool) string {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, host.ErrShutdown):
+		return host.MessageShutdown
+	case !started:
+		return host.MessageNotStarted
+	case errors.Is(cause, context.DeadlineExceeded):
+		return host.MessageDeadline
+	default:
+		return host.MessageCancelled
+	}
+}
+
 // result assembles the model-facing content of one call.
-func (e *Executor) result(o *pipeline.Outcome, rep *report) *Result {
+func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *report) *Result {
 	r := &Result{Outcome: o, IsError: !o.OK(), Content: o.Content()}
 	if rep != nil {
 		rep.mu.Lock()
@@ -131,11 +155,11 @@ func (e *Executor) result(o *pipeline.Outcome, rep *report) *Result {
 	}
 	switch code := o.Code(); {
 	case code == pipeline.CodeAbortedBeforeDispatch && o.Tool() == ToolName:
-		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): run cancelled before it started")}
+		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): " + abortMessage(ctx, false))}
 	case code == pipeline.CodeAborted && r.Run != nil && r.Run.Kind == host.KindOK:
 		// The program finished, but the caller cancelled before the
 		// pipeline settled it: cancellation replaces the success.
-		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): run cancelled by the caller")}
+		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): " + abortMessage(ctx, true))}
 	}
 	for _, sc := range r.Subcalls {
 		if !sc.OK || !sc.Received {
@@ -151,6 +175,8 @@ func (e *Executor) result(o *pipeline.Outcome, rep *report) *Result {
 			r.Content = append(r.Content, registry.TextPart(fmt.Sprintf("Image from %s (call %d):", sc.Tool, sc.N)))
 			r.Content = append(r.Content, images...)
 		}
+		// Context that post-execute listeners attached to the subcall.
+		r.Content = append(r.Content, sc.Outcome.Context()...)
 	}
 	return r
 }

@@ -386,7 +386,7 @@ func TestExecute_cancelMidSubcall(t *testing.T) {
 	r := f.runBatch(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCall(`console.log("waiting"); await tools.block({})`)}})
 	require.Less(t, time.Since(start), 5*time.Second)
 	require.True(t, r.IsError)
-	require.Equal(t, "Error: code run failed (aborted): run cancelled by the caller\n\nCaptured output:\nwaiting", ptc.ContentText(r.Content))
+	require.Equal(t, "Error: code run failed (aborted): cancelled by the caller\n\nCaptured output:\nwaiting", ptc.ContentText(r.Content))
 	require.Equal(t, pipeline.CodeAborted, r.Outcome.Code())
 	require.True(t, sawCancel.Load())
 	require.Len(t, r.Subcalls, 1)
@@ -394,7 +394,7 @@ func TestExecute_cancelMidSubcall(t *testing.T) {
 
 	// Cancelled before the batch: the program never starts.
 	r = f.runBatch(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCall(`return 1`)}})
-	require.Equal(t, "Error: code run failed (aborted): run cancelled before it started", ptc.ContentText(r.Content))
+	require.Equal(t, "Error: code run failed (aborted): cancelled before it started", ptc.ContentText(r.Content))
 }
 
 func TestExecute_unicodeRoundTrip(t *testing.T) {

@@ -53,14 +53,14 @@ func TestExecute_hammer(t *testing.T) {
 				time.AfterFunc(50*time.Millisecond, cancel)
 				ctx = c
 				code = `await tools.wait({ms: 60000})`
-				want = "Error: code run failed (aborted): run cancelled by the caller"
+				want = "Error: code run failed (aborted): cancelled by the caller"
 			default:
 				code = fmt.Sprintf(`const w = await tools.get_weather({city: "Paris"}); return w.tempC * %d`, i)
 				want = fmt.Sprint(21 * i)
 			}
 			r := f.runBatch(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCall(code)}})
 			got := ptc.ContentText(r.Content)
-			if i%4 == 2 && got == "Error: code run failed (aborted): run cancelled before it started" {
+			if i%4 == 2 && got == "Error: code run failed (aborted): cancelled before it started" {
 				return // a loaded machine had not started the program yet
 			}
 			if got != want {

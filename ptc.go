@@ -47,6 +47,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/ptchost/ptc/host"
@@ -96,6 +97,17 @@ type Executor struct {
 	// the pipeline's cancellation and panic handling.
 	own     *pipeline.Pipeline
 	runCode *registry.Tool
+
+	// life is cancelled with host.ErrShutdown when Close stops waiting for
+	// the batches in progress.
+	life context.Context
+	kill context.CancelCauseFunc
+
+	mu        sync.Mutex
+	closed    bool
+	batches   sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // New returns an executor over cfg.Pipeline.
@@ -114,6 +126,7 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		random: cfg.Random,
 		sdks:   newSDKCache(cfg.Pipeline.Registry()),
 	}
+	e.life, e.kill = context.WithCancelCause(context.Background())
 	e.runCode = registry.MustDefine(registry.Spec[runArgs, *host.Outcome]{
 		Name:        ToolName,
 		Description: "Runs a JavaScript program.",
@@ -147,13 +160,45 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 	return e, nil
 }
 
-// Close releases the host New created, if any. Runs in progress are stopped.
+// Close shuts the executor down: new batches are refused (each call ends
+// "aborted: the executor shut down"), batches in progress go on until ctx
+// is done and are then stopped the same way, and Close returns once every
+// one has settled, after releasing the host New created, if any. A Host
+// given in Config stays open. Later calls return the first one's error.
 func (e *Executor) Close(ctx context.Context) error {
-	e.unsubscribe()
-	if e.ownHost {
-		return e.host.Close(ctx)
+	e.closeOnce.Do(func() {
+		e.mu.Lock()
+		e.closed = true
+		e.mu.Unlock()
+		done := make(chan struct{})
+		go func() {
+			e.batches.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			e.kill(host.ErrShutdown)
+			<-done
+		}
+		e.kill(host.ErrShutdown)
+		e.unsubscribe()
+		if e.ownHost {
+			e.closeErr = e.host.Close(ctx)
+		}
+	})
+	return e.closeErr
+}
+
+// enter registers a batch; it reports false once Close was called.
+func (e *Executor) enter() bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.closed {
+		return false
 	}
-	return nil
+	e.batches.Add(1)
+	return true
 }
 
 // RunCodePipeline returns the pipeline the run_code calls themselves go

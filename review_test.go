@@ -90,7 +90,7 @@ func TestExecute_cancelWhileQueued(t *testing.T) {
 		runCall(`return 1`),
 	}})
 	require.Len(t, rs, 2)
-	require.Equal(t, "Error: code run failed (aborted): run cancelled by the caller", ptc.ContentText(rs[0].Content))
+	require.Equal(t, "Error: code run failed (aborted): cancelled by the caller", ptc.ContentText(rs[0].Content))
 	// The calls the program started after the cancellation (it may have
 	// been quicker than the program) never existed; every call that did is
 	// recorded.
@@ -103,7 +103,7 @@ func TestExecute_cancelWhileQueued(t *testing.T) {
 		}
 		require.Equal(t, want, sc.Outcome.Code(), "call %d", sc.N)
 	}
-	require.Equal(t, "Error: code run failed (aborted): run cancelled before it started", ptc.ContentText(rs[1].Content))
+	require.Equal(t, "Error: code run failed (aborted): cancelled before it started", ptc.ContentText(rs[1].Content))
 }
 
 func TestExecute_runCodeAsk(t *testing.T) {

@@ -70,10 +70,18 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 			s[0] = 1
 		}
 	}, []api.ValueType{i32, i32}, []api.ValueType{i32})
-	// interrupted() -> nonzero when the guest must stop
+	// interrupted() -> nonzero when the guest must stop. QuickJS's interrupt
+	// handler calls it, and so do the fuel checks instrumented into the
+	// guest (every loop and recursive cycle within bounded work); for the
+	// latter a nonzero result traps, so even a long C built-in stops. The
+	// call also lets Go's scheduler and garbage collector in.
 	fn("interrupted", func(ctx context.Context, _ api.Module, s []uint64) {
 		r := runFrom(ctx)
 		r.launchDeferred() // the guest is busy: let the call run meanwhile
+		if ctx.Err() != nil {
+			// Do not wait for the watcher goroutine to notice.
+			r.stop(stopFromContext(ctx))
+		}
 		if r.stopped() {
 			s[0] = 1
 		} else {
@@ -112,6 +120,11 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 		r := runFrom(ctx)
 		r.launchDeferred()
 		data := read(r, m, api.DecodeU32(s[1]), api.DecodeU32(s[2]))
+		if ctx.Err() != nil {
+			// A program that finishes after its deadline has not succeeded,
+			// whether or not the watcher goroutine has noticed yet.
+			r.stop(stopFromContext(ctx))
+		}
 		r.finish(api.DecodeI32(s[0]), data)
 	}, []api.ValueType{i32, i32, i32}, nil)
 	_, err := b.Instantiate(ctx)

@@ -112,17 +112,9 @@ func BenchmarkHost_Run_subcallRoundTrip(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/10000, "ns/subcall")
 }
 
-// BenchmarkHost_Run_fib27 compares the cancellation mechanisms on
-// CPU-bound JavaScript: the interrupt handler alone (the default) against
-// wazero's close-on-context-done checks.
+// BenchmarkHost_Run_fib27 is CPU-bound JavaScript: what the fuel checks
+// cost shows here (RATIONALE.md, "Why fuel?").
 func BenchmarkHost_Run_fib27(b *testing.B) {
-	for _, c := range []struct {
-		name string
-		mode host.Cancellation
-	}{{"interrupt", host.CancelInterrupt}, {"close_on_done", host.CancelClose}} {
-		b.Run(c.name, func(b *testing.B) {
-			h := newHost(b, host.Config{Cancellation: c.mode})
-			benchRun(b, h, host.Program{Source: fib}, fmt.Sprint(196418))
-		})
-	}
+	h := newHost(b, host.Config{})
+	benchRun(b, h, host.Program{Source: fib}, fmt.Sprint(196418))
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -18,20 +19,7 @@ import (
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
 	"github.com/ptchost/ptc/guest/quickjs"
-)
-
-// Cancellation selects how a running guest is stopped.
-type Cancellation int
-
-const (
-	// CancelInterrupt stops the guest cooperatively: QuickJS polls a host
-	// flag from its interrupt handler, and every blocking host import
-	// honours the context. This is the default; see RATIONALE.md.
-	CancelInterrupt Cancellation = iota
-	// CancelClose additionally compiles the guest with wazero's
-	// close-on-context-done checks, which stop even a guest stuck in C code
-	// at the cost of slower JavaScript.
-	CancelClose
+	"github.com/ptchost/ptc/host/internal/fuel"
 )
 
 // Config configures a Host. The zero value is valid.
@@ -39,8 +27,6 @@ type Config struct {
 	// CompilationCacheDir, when set, keeps wazero's compiled guest on disk
 	// so later processes skip compilation.
 	CompilationCacheDir string
-	// Cancellation selects the stop mechanism; default CancelInterrupt.
-	Cancellation Cancellation
 	// Wasm overrides the guest module (tests use this for hostile guests);
 	// nil means the embedded QuickJS guest.
 	Wasm []byte
@@ -52,7 +38,6 @@ type Host struct {
 	rt       wazero.Runtime
 	compiled wazero.CompiledModule
 	cache    wazero.CompilationCache
-	mode     Cancellation
 	// base is the guest's linear memory right after ptc_init: each run
 	// starts from it (or from a prelude's image built on it) instead of
 	// creating a QuickJS context anew. nil when the guest has no ptc_init.
@@ -61,7 +46,16 @@ type Host struct {
 	fresh    []byte
 	preludes preludeCache
 
+	// life is cancelled with ErrShutdown when Close stops waiting for the
+	// runs in progress; every run watches it.
+	life context.Context
+	kill context.CancelCauseFunc
+
+	mu        sync.Mutex
+	closed    bool           // Close was called: new runs are refused
+	runs      sync.WaitGroup // runs in progress
 	closeOnce sync.Once
+	closeErr  error
 }
 
 // New compiles the guest. It fails with quickjs.ErrNotBuilt when the guest
@@ -74,7 +68,9 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 			return nil, fmt.Errorf("host: %w", err)
 		}
 	}
-	rc := wazero.NewRuntimeConfig().WithCloseOnContextDone(cfg.Cancellation == CancelClose)
+	// No close-on-context-done: the guest is instrumented with fuel checks
+	// that poll the host (RATIONALE.md, "Why fuel?").
+	rc := wazero.NewRuntimeConfig()
 	var cache wazero.CompilationCache
 	if cfg.CompilationCacheDir != "" {
 		c, err := wazero.NewCompilationCacheWithDir(cfg.CompilationCacheDir)
@@ -85,7 +81,8 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		rc = rc.WithCompilationCache(c)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
-	h := &Host{rt: rt, cache: cache, mode: cfg.Cancellation}
+	h := &Host{rt: rt, cache: cache}
+	h.life, h.kill = context.WithCancelCause(context.Background())
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		h.Close(ctx)
 		return nil, fmt.Errorf("host: wasi: %w", err)
@@ -93,6 +90,11 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	if err := instantiateImports(ctx, rt); err != nil {
 		h.Close(ctx)
 		return nil, fmt.Errorf("host: imports: %w", err)
+	}
+	wasm, err := instrument(wasm)
+	if err != nil {
+		h.Close(ctx)
+		return nil, fmt.Errorf("host: %w", err)
 	}
 	compiled, err := rt.CompileModule(ctx, wasm)
 	if err != nil {
@@ -115,6 +117,24 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		h.base = &image{mem: snap, chunks: diffChunks(base, snap)}
 	}
 	return h, nil
+}
+
+// fuelPerPoll is the number of loop iterations and recursive calls the
+// guest runs between two polls of the host (RATIONALE.md, "Why fuel?"):
+// small enough that any path reaches the host within well under a
+// millisecond, large enough that the polls cost nothing measurable.
+const fuelPerPoll = 10000
+
+// instrument adds the fuel checks that make cancellation sound (package
+// fuel). QuickJS's bytecode interpreter polls through its own interrupt
+// counter at every jump and call, so its dispatch loop is left out.
+func instrument(wasm []byte) ([]byte, error) {
+	out, _, err := fuel.Instrument(wasm, fuel.Options{
+		PollModule: "ptc", PollName: "interrupted",
+		Fuel: fuelPerPoll, Entries: true,
+		SkipLoops: []string{"JS_CallInternal"},
+	})
+	return out, err
 }
 
 // chunk is a range of the snapshot that a fresh instance lacks.
@@ -223,19 +243,47 @@ func restore(mod api.Module, img *image) error {
 	return nil
 }
 
-// Close releases the compiled guest and the runtime. Runs in progress are
-// stopped.
+// Close refuses new runs (they end aborted with MessageShutdown), lets the
+// runs in progress go on until ctx is done, then stops them (aborted, with
+// MessageShutdown), waits until every one has returned, and releases the
+// compiled guest and the runtime. Later calls return the first one's error.
 func (h *Host) Close(ctx context.Context) error {
-	var err error
 	h.closeOnce.Do(func() {
-		err = h.rt.Close(ctx)
+		h.mu.Lock()
+		h.closed = true
+		h.mu.Unlock()
+		done := make(chan struct{})
+		go func() {
+			h.runs.Wait()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-ctx.Done():
+			h.kill(ErrShutdown)
+			<-done // runs stop within milliseconds once killed
+		}
+		h.kill(ErrShutdown)
+		err := h.rt.Close(context.WithoutCancel(ctx))
 		if h.cache != nil {
-			if cerr := h.cache.Close(ctx); err == nil {
+			if cerr := h.cache.Close(context.WithoutCancel(ctx)); err == nil {
 				err = cerr
 			}
 		}
+		h.closeErr = err
 	})
-	return err
+	return h.closeErr
+}
+
+// enter registers a run; it reports false once Close was called.
+func (h *Host) enter() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return false
+	}
+	h.runs.Add(1)
+	return true
 }
 
 // Program is one run's input.
@@ -267,8 +315,15 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	out := &Outcome{}
 	finish := func() *Outcome {
 		out.Duration = time.Since(start)
+		out.Message = cutError(out.Message, lim.ErrorBytes)
+		out.Stack = cutError(out.Stack, lim.ErrorBytes)
 		return out
 	}
+	if !h.enter() {
+		out.Kind, out.Message = KindAborted, MessageShutdown
+		return finish()
+	}
+	defer h.runs.Done()
 	if err := lim.Validate(); err != nil {
 		out.Kind, out.Message = KindInternal, err.Error()
 		return finish()
@@ -279,7 +334,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		return finish()
 	}
 	if err := ctx.Err(); err != nil {
-		out.Kind, out.Message = KindAborted, "run cancelled before it started"
+		out.Kind, out.Message = KindAborted, MessageNotStarted
 		return finish()
 	}
 	d := p.Dispatcher
@@ -287,7 +342,11 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		d = noTools
 	}
 
-	runCtx, cancel := context.WithTimeoutCause(ctx, lim.Timeout, errTimeout)
+	lifeCtx, cancelLife := context.WithCancelCause(ctx)
+	defer cancelLife(nil)
+	stopLife := context.AfterFunc(h.life, func() { cancelLife(context.Cause(h.life)) })
+	defer stopLife()
+	runCtx, cancel := context.WithTimeoutCause(lifeCtx, lim.Timeout, errTimeout)
 	defer cancel()
 	callsCtx, cancelCalls := context.WithCancel(runCtx)
 	r := newRun(d, lim, cancelCalls)
@@ -389,14 +448,33 @@ var (
 	errTimeout = errors.New("run timed out")
 )
 
+// stopFromContext says why a run's context ended: the program's own time
+// limit, the caller's deadline, a shutdown, or the caller's cancellation.
 func stopFromContext(ctx context.Context) stopReason {
 	cause := context.Cause(ctx)
 	switch {
-	case errors.Is(cause, errTimeout), errors.Is(cause, context.DeadlineExceeded):
+	case errors.Is(cause, errTimeout):
 		return stopTimeout
+	case errors.Is(cause, ErrShutdown):
+		return stopShutdown
+	case errors.Is(cause, context.DeadlineExceeded):
+		return stopDeadline
 	default:
-		return stopAborted
+		return stopCancel
 	}
+}
+
+// cutError bounds an error message or stack to limit bytes (at a character
+// boundary), saying how much was cut.
+func cutError(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
+	cut := limit
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "… [" + strconv.Itoa(len(s)-cut) + " more bytes]"
 }
 
 // load copies src into a guest buffer from ptc_alloc; 0 means the guest

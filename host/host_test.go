@@ -22,7 +22,7 @@ import (
 	"github.com/ptchost/ptc/host"
 )
 
-var shared sync.Map // host.Cancellation -> *host.Host
+var shared sync.Map // struct{} -> *host.Host
 
 // newHost returns a host over the real guest, skipping when it is not built.
 // Hosts for a plain Config are shared by the package's tests: compiling the
@@ -30,7 +30,7 @@ var shared sync.Map // host.Cancellation -> *host.Host
 func newHost(t testing.TB, cfg host.Config) *host.Host {
 	t.Helper()
 	if cfg.CompilationCacheDir == "" && cfg.Wasm == nil {
-		if h, ok := shared.Load(cfg.Cancellation); ok {
+		if h, ok := shared.Load(struct{}{}); ok {
 			return h.(*host.Host)
 		}
 		h, err := host.New(context.Background(), cfg)
@@ -38,7 +38,7 @@ func newHost(t testing.TB, cfg host.Config) *host.Host {
 			t.Skip("guest not built: run make guest")
 		}
 		require.NoError(t, err)
-		if prev, loaded := shared.LoadOrStore(cfg.Cancellation, h); loaded {
+		if prev, loaded := shared.LoadOrStore(struct{}{}, h); loaded {
 			h.Close(context.Background())
 			return prev.(*host.Host)
 		}
@@ -83,17 +83,14 @@ func limitsFor(t *testing.T, src string) host.Limits {
 // TestHost_Run_programs runs every testdata/programs/*.js and compares the
 // model-facing content with the .expected file beside it.
 func TestHost_Run_programs(t *testing.T) {
-	for _, mode := range []host.Cancellation{host.CancelInterrupt, host.CancelClose} {
-		h := newHost(t, host.Config{Cancellation: mode})
-		if mode == host.CancelClose && testing.Short() {
-			continue
-		}
+	{
+		h := newHost(t, host.Config{})
 		files, err := filepath.Glob("../testdata/programs/*.js")
 		require.NoError(t, err)
 		require.NotEmpty(t, files)
 		for _, f := range files {
 			name := strings.TrimSuffix(filepath.Base(f), ".js")
-			t.Run(fmt.Sprintf("mode%d/%s", mode, name), func(t *testing.T) {
+			t.Run(name, func(t *testing.T) {
 				t.Parallel()
 				src, err := os.ReadFile(f)
 				require.NoError(t, err)
@@ -292,7 +289,7 @@ func TestHost_Run_callerCancelMidSubcall(t *testing.T) {
 	time.AfterFunc(100*time.Millisecond, cancel)
 	out := h.Run(ctx, host.Program{Dispatcher: s, Source: `await __ptc_call("slow", {})`})
 	require.Equal(t, host.KindAborted, out.Kind)
-	require.Equal(t, "Error: code run failed (aborted): run cancelled by the caller", out.Text())
+	require.Equal(t, "Error: code run failed (aborted): cancelled by the caller", out.Text())
 }
 
 func TestHost_Run_subcallLimit(t *testing.T) {

@@ -15,6 +15,7 @@ const (
 	DefaultSubcalls    = 1000
 	DefaultInFlight    = 32
 	DefaultResultBytes = 1 << 20
+	DefaultErrorBytes  = 8 << 10
 
 	// wasmStackBytes is the C stack the guest is linked with; the JS stack
 	// limit must stay below it.
@@ -41,6 +42,9 @@ type Limits struct {
 	// ResultBytes bounds each subcall result and the program's return value,
 	// as JSON.
 	ResultBytes int
+	// ErrorBytes bounds an error's message and its stack, each; a longer
+	// one is cut and ends with "… [N more bytes]".
+	ErrorBytes int
 }
 
 // WithDefaults returns l with every zero field set to its default.
@@ -68,6 +72,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.ResultBytes <= 0 {
 		l.ResultBytes = DefaultResultBytes
+	}
+	if l.ErrorBytes <= 0 {
+		l.ErrorBytes = DefaultErrorBytes
 	}
 	return l
 }

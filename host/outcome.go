@@ -3,6 +3,7 @@ package host
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"strings"
 	"time"
 )
@@ -23,6 +24,21 @@ const (
 	KindSubcallLimit Kind = "subcall_limit"
 	KindInternal     Kind = "internal"
 )
+
+// The messages of an aborted run (DESIGN.md, "What the model sees"): the
+// caller's deadline or cancellation, or a shutdown, is never attributed to
+// the program's own time limit.
+const (
+	MessageDeadline   = "the caller's deadline passed"
+	MessageCancelled  = "cancelled by the caller"
+	MessageShutdown   = "the executor shut down"
+	MessageNotStarted = "cancelled before it started"
+)
+
+// ErrShutdown is the cancellation cause that ends a run because its host
+// or executor shut down: Host.Close sets it, and a caller that cancels a
+// run's context with it (context.WithCancelCause) gets MessageShutdown.
+var ErrShutdown = errors.New("the executor shut down")
 
 // TruncationMarker is the line appended to captured output cut at the limit.
 const TruncationMarker = "[output truncated]"

@@ -17,9 +17,11 @@ import (
 type stopReason int32
 
 const (
-	stopNone stopReason = iota
-	stopTimeout
-	stopAborted
+	stopNone     stopReason = iota
+	stopTimeout             // the program's own time limit
+	stopDeadline            // the caller's deadline
+	stopCancel              // the caller cancelled
+	stopShutdown            // the host or executor shut down
 	stopOutputLimit
 	stopSubcallLimit
 	stopFault
@@ -33,6 +35,7 @@ const (
 	guestStopped   = 3
 	guestDeadlock  = 4
 	guestInternal  = 5
+	guestMemory    = 6 // reported just before the guest traps
 )
 
 // completion is a finished subcall waiting to be delivered to the guest.
@@ -86,6 +89,7 @@ type run struct {
 	received    []int         // Seq of each result the guest took, in order
 	delivered   map[int32][]byte
 	finished    bool
+	finishedOK  bool // finished with guestOK before any stop
 	finishKind  int32
 	finishData  []byte
 	faultKind   Kind
@@ -346,6 +350,9 @@ func (r *run) take(id int32, n uint32) ([]byte, bool) {
 	return env, true
 }
 
+// finish records the outcome the guest reported. A success counts only if
+// no stop was asked for before it: a program that finishes after its
+// deadline has not succeeded.
 func (r *run) finish(kind int32, data []byte) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -353,6 +360,7 @@ func (r *run) finish(kind int32, data []byte) {
 		return
 	}
 	r.finished, r.finishKind, r.finishData = true, kind, data
+	r.finishedOK = kind == guestOK && !r.stopped()
 }
 
 // callFailed records why a call into the guest failed, unless the run
@@ -378,16 +386,26 @@ func (r *run) fillFrom(out *Outcome) {
 		return
 	}
 	why := stopReason(r.reason.Load())
-	if r.finished && r.finishKind == guestOK && (why == stopNone || why == stopTimeout || why == stopAborted) {
+	if r.finishedOK {
 		r.fillOK(out)
+		return
+	}
+	if r.finished && r.finishKind == guestMemory {
+		r.fillMemory(out)
 		return
 	}
 	switch why {
 	case stopTimeout:
 		out.Kind, out.Message = KindTimeout, "program exceeded its time limit of "+r.lim.Timeout.String()
 		return
-	case stopAborted:
-		out.Kind, out.Message = KindAborted, "run cancelled by the caller"
+	case stopDeadline:
+		out.Kind, out.Message = KindAborted, MessageDeadline
+		return
+	case stopCancel:
+		out.Kind, out.Message = KindAborted, MessageCancelled
+		return
+	case stopShutdown:
+		out.Kind, out.Message = KindAborted, MessageShutdown
 		return
 	case stopOutputLimit:
 		out.Kind, out.Message = KindOutputLimit, "captured output exceeded "+itoa(r.lim.OutputBytes)+" bytes"
@@ -418,14 +436,19 @@ func (r *run) fillFrom(out *Outcome) {
 	case guestException, guestDeadlock:
 		out.Kind = KindException
 		if e.Message == "InternalError: out of memory" {
-			out.Kind = KindMemory
-			out.Message = "out of memory: the program exceeded its " + itoa(int(r.lim.MemoryBytes)) + "-byte memory limit"
+			r.fillMemory(out)
 		}
 	case guestStopped:
 		out.Kind, out.Message = KindInternal, "guest stopped without a reason"
 	default:
 		out.Kind = KindInternal
 	}
+}
+
+// fillMemory reports memory exhaustion, which the program cannot catch.
+func (r *run) fillMemory(out *Outcome) {
+	out.Kind, out.Stack = KindMemory, ""
+	out.Message = "out of memory: the program exceeded its " + strconv.FormatUint(r.lim.MemoryBytes, 10) + "-byte memory limit"
 }
 
 func (r *run) fillOK(out *Outcome) {

@@ -71,7 +71,7 @@ func (h *Host) preludeImage(ctx context.Context, src string) (*image, error) {
 	// Built under a context of its own: a caller giving up must not leave
 	// a half-made image to the others waiting for it. The prelude is
 	// trusted, but a runaway one must not hang every run that uses it.
-	bctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), preludeTimeout)
+	bctx, cancel := context.WithTimeout(h.life, preludeTimeout)
 	e.img, e.err = h.buildPreludeImage(bctx, src)
 	cancel()
 	close(e.ready)
@@ -110,7 +110,7 @@ var errPreludeNoReason = errors.New("prelude failed without a reason")
 // image and keeps its memory.
 func (h *Host) buildPreludeImage(ctx context.Context, src string) (*image, error) {
 	r := newRun(noTools, Limits{}.WithDefaults(), func() {})
-	stop := context.AfterFunc(ctx, func() { r.stop(stopTimeout) })
+	stop := context.AfterFunc(ctx, func() { r.stop(stopFromContext(ctx)) })
 	defer stop()
 	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions()
 	mod, err := h.instantiate(withRun(ctx, r), mc)
@@ -121,11 +121,15 @@ func (h *Host) buildPreludeImage(ctx context.Context, src string) (*image, error
 	if err := restore(mod, h.base); err != nil {
 		return nil, fmt.Errorf("prelude: %w", err)
 	}
-	if err := r.prelude(withRun(ctx, r), mod, src); err != nil {
-		return nil, fmt.Errorf("prelude: %w", err)
-	}
+	err = r.prelude(withRun(ctx, r), mod, src)
 	if r.stopped() {
+		if errors.Is(context.Cause(ctx), ErrShutdown) {
+			return nil, fmt.Errorf("prelude: %w", ErrShutdown)
+		}
 		return nil, fmt.Errorf("prelude did not finish within %v", preludeTimeout)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("prelude: %w", err)
 	}
 	if r.hasOutcome() {
 		return nil, r.preludeError()

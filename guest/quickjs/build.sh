@@ -66,8 +66,11 @@ for pid in "${PIDS[@]}"; do
 	wait "$pid"
 done
 # No -O on the link line: clang would run whatever wasm-opt is on PATH.
+# The name section stays: the host reads it when it instruments the guest
+# with fuel checks (host/internal/fuel), and wazero names functions in
+# traces with it.
 "$CC" --target=wasm32-wasi -mexec-model=reactor -fuse-ld=lld \
-	-Wl,-z,stack-size=1048576 -Wl,--stack-first -Wl,--strip-all \
+	-Wl,-z,stack-size=1048576 -Wl,--stack-first -Wl,--strip-debug \
 	"${OBJS[@]}" -lm -o "$OUT.tmp"
 mv "$OUT.tmp" "$OUT"
 echo "guest: built $OUT ($(wc -c <"$OUT") bytes)" >&2

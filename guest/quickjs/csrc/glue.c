@@ -4,12 +4,14 @@
 // and patched at build time and never committed.
 
 #include <malloc.h>
+#include <math.h>
 #include <sys/time.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cutils.h"
 #include "quickjs.h"
 
 #define IMPORT(name) __attribute__((import_module("ptc"), import_name(name)))
@@ -31,6 +33,7 @@ enum {
     KIND_STOPPED = 3,   // the host asked us to stop; it knows why
     KIND_DEADLOCK = 4,  // awaiting a promise nothing can settle
     KIND_INTERNAL = 5,
+    KIND_MEMORY = 6,    // out of memory; reported just before a trap
 };
 
 void JS_PtcSeedRandom(JSContext *ctx, uint64_t seed); // random-seed.patch
@@ -39,7 +42,7 @@ void JS_PtcSettlePromise(JSContext *ctx, JSValueConst promise, JSValueConst valu
 
 static JSRuntime *rt;
 static JSContext *ctx;
-static JSValue settle_fn, finish_ok_fn, describe_fn, string_fn, keep_shapes;
+static JSValue settle_fn, describe_fn, string_fn, keep_shapes, tool_error_fn, date_json_fn;
 static int pending_calls;
 
 // A started subcall: its promise and the tool name (a string) its
@@ -133,53 +136,96 @@ static int ptab_take(int32_t id, struct pending *e) {
 static const char bootstrap[] =
     "(function (native) {\n"
     "  'use strict';\n"
+    "  // Everything the glue relies on is captured here, before any program\n"
+    "  // runs: a program that replaces JSON, String or Array methods cannot\n"
+    "  // reach the SDK's own serialisation or the host protocol.\n"
+    "  const { stringify, parse } = JSON;\n"
+    "  const Str = String, Err = Error, isArray = Array.isArray;\n"
+    "  const call = Function.prototype.call;\n"
+    "  const uncurry = (f) => call.bind(f);\n"
+    "  const replace = uncurry(String.prototype.replace);\n"
+    "  const getTime = uncurry(Date.prototype.getTime), toISO = uncurry(Date.prototype.toISOString);\n"
+    "  const defineProperty = Object.defineProperty, freeze = Object.freeze;\n"
     "  const fmt = (v) => {\n"
     "    if (typeof v === 'string') return v;\n"
-    "    if (v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return String(v);\n"
-    "    if (v instanceof Error) return v.stack ? String(v) + '\\n' + v.stack.replace(/\\n$/, '') : String(v);\n"
-    "    try { const s = JSON.stringify(v); return s === undefined ? String(v) : s; } catch (e) { return String(v); }\n"
+    "    if (v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return Str(v);\n"
+    "    if (v instanceof Err) return v.stack ? Str(v) + '\\n' + replace(Str(v.stack), /\\n$/, '') : Str(v);\n"
+    "    try { const s = stringify(v); return s === undefined ? Str(v) : s; } catch (e) { return Str(v); }\n"
     "  };\n"
-    "  const write = (...a) => { native.write(a.map(fmt).join(' ')); };\n"
-    "  const console = Object.freeze({ log: write, info: write, warn: write, error: write, debug: write });\n"
-    "  Object.defineProperty(globalThis, 'console', { value: console, writable: false, enumerable: false, configurable: false });\n"
+    "  const write = (...a) => {\n"
+    "    let line = '';\n"
+    "    for (let i = 0; i < a.length; i++) line += (i ? ' ' : '') + fmt(a[i]);\n"
+    "    native.write(line);\n"
+    "  };\n"
+    "  const console = freeze({ log: write, info: write, warn: write, error: write, debug: write });\n"
+    "  defineProperty(globalThis, 'console', { value: console, writable: false, enumerable: false, configurable: false });\n"
     "  class ToolError extends Error {\n"
     "    constructor(tool, code, message) { super(message); this.name = 'ToolError'; this.code = code; this.tool = tool; }\n"
     "  }\n"
-    "  Object.defineProperty(ToolError.prototype, 'name', { value: 'ToolError', writable: true, enumerable: false, configurable: true });\n"
-    "  Object.defineProperty(globalThis, '__ptc_call', { value: native.call, writable: false, enumerable: false, configurable: false });\n"
-    "  Object.defineProperty(globalThis, 'ToolError', { value: ToolError, writable: false, enumerable: false, configurable: false });\n"
+    "  defineProperty(ToolError.prototype, 'name', { value: 'ToolError', writable: true, enumerable: false, configurable: true });\n"
+    "  defineProperty(globalThis, '__ptc_call', { value: native.call, writable: false, enumerable: false, configurable: false });\n"
+    "  defineProperty(globalThis, 'ToolError', { value: ToolError, writable: false, enumerable: false, configurable: false });\n"
     "  const settle = (name, envelope) => {\n"
     "    let r;\n"
-    "    try { r = JSON.parse(envelope); } catch (e) { return [false, new ToolError(name, 'INTERNAL', 'malformed result from host')]; }\n"
+    "    try { r = parse(envelope); } catch (e) { return [false, new ToolError(name, 'INTERNAL', 'malformed result from host')]; }\n"
     "    if (r.ok) return [true, r.value];\n"
-    "    return [false, new ToolError(name, String(r.code), String(r.message))];\n"
-    "  };\n"
-    "  const finishOk = (v) => {\n"
-    "    if (v === undefined) return '{}';\n"
-    "    const s = JSON.stringify(v);\n"
-    "    if (s === undefined) return '{}';\n"
-    "    return '{\"value\":' + s + '}';\n"
+    "    return [false, new ToolError(name, Str(r.code), Str(r.message))];\n"
     "  };\n"
     "  const describe = (e) => {\n"
-    "    let message, stack = '';\n"
-    "    if (e instanceof Error) {\n"
-    "      message = String(e.name) + ': ' + String(e.message);\n"
-    "      if (typeof e.stack === 'string') stack = e.stack;\n"
-    "    } else { message = fmt(e); }\n"
-    "    return JSON.stringify({ message, stack });\n"
+    "    if (e instanceof Err) {\n"
+    "      let stack = '';\n"
+    "      try { if (typeof e.stack === 'string') stack = e.stack; } catch (x) {}\n"
+    "      return [Str(e.name) + ': ' + Str(e.message), stack];\n"
+    "    }\n"
+    "    return [fmt(e), ''];\n"
     "  };\n"
+    "  const toolError = (tool, code, message) => new ToolError(tool, code, message);\n"
+    "  // A Date in tool arguments: its ISO string, or null when invalid, as\n"
+    "  // JSON.stringify gives through Date.prototype.toJSON.\n"
+    "  const dateJSON = (d) => { const t = getTime(d); return t === t ? toISO(d) : null; };\n"
     "  // Objects whose shapes QuickJS would otherwise build and free on every\n"
-    "  // subcall (JSON.stringify's holder, promise reaction functions).\n"
+    "  // subcall (promise reaction functions).\n"
     "  const keep = [{}, { '': 0 }, Object.create(Function.prototype)];\n"
-    "  return [settle, finishOk, describe, String, keep];\n"
+    "  return [settle, describe, Str, keep, toolError, dateJSON];\n"
     "})\n";
+
+// --- out of memory: reported to the host, then the run ends ---
+
+// JS_PtcBodyEnd is read by body-end.patch: where the '}' closing the
+// program's function must be while ptc_run compiles it, else NULL.
+const char *JS_PtcBodyEnd;
+
+// JS_PtcOutOfMemory ends the run when memory runs out, wherever the
+// allocation was (out-of-memory.patch calls it from JS_ThrowOutOfMemory;
+// the allocator below when libc cannot grow the heap): the program cannot
+// catch it, and the host discards the instance.
+void JS_PtcOutOfMemory(void) {
+    static const char msg[] = "{\"message\":\"out of memory\",\"stack\":\"\"}";
+    host_finish(KIND_MEMORY, msg, sizeof(msg) - 1);
+    __builtin_trap();
+}
 
 // --- memory: report wasi-libc's usable size so JS_SetMemoryLimit works ---
 
-static void *m_calloc(void *opaque, size_t count, size_t size) { (void)opaque; return calloc(count, size); }
-static void *m_malloc(void *opaque, size_t size) { (void)opaque; return malloc(size); }
+static void *m_calloc(void *opaque, size_t count, size_t size) {
+    (void)opaque;
+    void *p = calloc(count, size);
+    if (!p && count && size) JS_PtcOutOfMemory();
+    return p;
+}
+static void *m_malloc(void *opaque, size_t size) {
+    (void)opaque;
+    void *p = malloc(size);
+    if (!p && size) JS_PtcOutOfMemory();
+    return p;
+}
 static void m_free(void *opaque, void *ptr) { (void)opaque; free(ptr); }
-static void *m_realloc(void *opaque, void *ptr, size_t size) { (void)opaque; return realloc(ptr, size); }
+static void *m_realloc(void *opaque, void *ptr, size_t size) {
+    (void)opaque;
+    void *p = realloc(ptr, size);
+    if (!p && size) JS_PtcOutOfMemory();
+    return p;
+}
 static size_t m_usable(const void *ptr) { return malloc_usable_size((void *)ptr); }
 
 static const JSMallocFunctions malloc_funcs = {m_calloc, m_malloc, m_free, m_realloc, m_usable};
@@ -198,11 +244,333 @@ static JSValue stop(JSContext *c) {
     return JS_Throw(c, err);
 }
 
+// --- text and JSON for the host ---
+
+// wtf8_fix turns, in place, each unpaired surrogate QuickJS encoded as three
+// bytes (ED A0..BF xx) into U+FFFD (EF BF BD, as long): the host receives
+// UTF-8, one U+FFFD per unpaired surrogate (DESIGN.md).
+static void wtf8_fix(char *s, size_t len) {
+    for (size_t i = 0; i + 2 < len; i++) {
+        if ((uint8_t)s[i] == 0xED && ((uint8_t)s[i + 1] & 0xE0) == 0xA0) {
+            s[i] = (char)0xEF;
+            s[i + 1] = (char)0xBF;
+            s[i + 2] = (char)0xBD;
+            i += 2;
+        }
+    }
+}
+
+// to_utf8 converts v to a string and then to UTF-8 (see wtf8_fix); free
+// the result with JS_FreeCString. NULL with an exception pending on failure.
+static const char *to_utf8(JSContext *c, JSValueConst v, size_t *len) {
+    const char *s = JS_ToCStringLen(c, len, v);
+    // A string holding a surrogate is wide, and QuickJS converts wide
+    // strings into a buffer of their own: writing into it is safe.
+    if (s) wtf8_fix((char *)s, *len);
+    return s;
+}
+
+static void out_of_memory_if(int failed) {
+    if (failed) JS_PtcOutOfMemory();
+}
+
+// json_quote appends s (UTF-8, len bytes) as a JSON string.
+static void json_quote(DynBuf *b, const char *s, size_t len) {
+    static const char hex[] = "0123456789abcdef";
+    dbuf_putc(b, '"');
+    size_t run = 0;
+    for (size_t i = 0; i < len; i++) {
+        uint8_t ch = (uint8_t)s[i];
+        if (ch >= 0x20 && ch != '"' && ch != '\\') continue;
+        dbuf_put(b, (const uint8_t *)s + run, i - run);
+        run = i + 1;
+        dbuf_putc(b, '\\');
+        switch (ch) {
+        case '"': dbuf_putc(b, '"'); break;
+        case '\\': dbuf_putc(b, '\\'); break;
+        case '\n': dbuf_putc(b, 'n'); break;
+        case '\r': dbuf_putc(b, 'r'); break;
+        case '\t': dbuf_putc(b, 't'); break;
+        case '\b': dbuf_putc(b, 'b'); break;
+        case '\f': dbuf_putc(b, 'f'); break;
+        default:
+            dbuf_putc(b, 'u');
+            dbuf_putc(b, '0');
+            dbuf_putc(b, '0');
+            dbuf_putc(b, hex[ch >> 4]);
+            dbuf_putc(b, hex[ch & 15]);
+        }
+    }
+    dbuf_put(b, (const uint8_t *)s + run, len - run);
+    dbuf_putc(b, '"');
+    out_of_memory_if(b->error);
+}
+
+// json_quote_value appends String(v) as a JSON string; -1 with an
+// exception pending on failure.
+static int json_quote_value(JSContext *c, DynBuf *b, JSValueConst v) {
+    size_t len;
+    const char *s = to_utf8(c, v, &len);
+    if (!s) return -1;
+    json_quote(b, s, len);
+    JS_FreeCString(c, s);
+    return 0;
+}
+
+// --- tool arguments: the SDK's own serialiser, out of the program's reach ---
+
+#define ARGS_MAX_DEPTH 1000
+
+// ser serialises tool arguments as JSON.stringify does for plain data: own
+// enumerable string-keyed properties in order, undefined, functions and
+// symbols left out of objects (null in arrays), non-finite numbers as
+// null, a Date as its ISO string. No other toJSON is called, and nothing
+// the program can replace is consulted (getters and proxies are the
+// program's own data and run). A BigInt, a cycle or too deep a nesting is
+// refused with a message naming the path.
+struct ser {
+    JSContext *c;
+    DynBuf b;
+    int depth;
+    void *objs[ARGS_MAX_DEPTH + 1];   // the objects on the path, for cycles
+    const char *keys[ARGS_MAX_DEPTH]; // their keys (NULL: an index)
+    int64_t idx[ARGS_MAX_DEPTH];
+    const char *problem;              // set when the value is refused
+};
+
+enum { SER_OK = 0, SER_OMIT = 1, SER_FAIL = -1 };
+
+static int ser_value(struct ser *s, JSValueConst v);
+
+static int ser_object(struct ser *s, JSValueConst v) {
+    JSContext *c = s->c;
+    void *p = JS_VALUE_GET_PTR(v);
+    for (int i = 0; i < s->depth; i++) {
+        if (s->objs[i] == p) {
+            s->problem = "refers to an object that contains it (a cycle)";
+            return SER_FAIL;
+        }
+    }
+    if (s->depth >= ARGS_MAX_DEPTH) {
+        s->problem = "is nested more than 1000 levels deep";
+        return SER_FAIL;
+    }
+    int d = s->depth++;
+    s->objs[d] = p;
+    s->keys[d] = NULL;
+    int r = SER_OK;
+    if (JS_IsArray(v)) {
+        int64_t n;
+        if (JS_GetLength(c, v, &n) < 0) {
+            r = SER_FAIL;
+            goto done;
+        }
+        dbuf_putc(&s->b, '[');
+        for (int64_t i = 0; i < n; i++) {
+            if (i) dbuf_putc(&s->b, ',');
+            s->idx[d] = i;
+            JSValue e = JS_GetPropertyInt64(c, v, i);
+            if (JS_IsException(e)) {
+                r = SER_FAIL;
+                goto done;
+            }
+            int er = ser_value(s, e);
+            JS_FreeValue(c, e);
+            if (er == SER_FAIL) {
+                r = SER_FAIL;
+                goto done;
+            }
+            if (er == SER_OMIT) dbuf_putstr(&s->b, "null");
+        }
+        dbuf_putc(&s->b, ']');
+        goto done;
+    }
+    JSPropertyEnum *tab;
+    uint32_t n;
+    if (JS_GetOwnPropertyNames(c, &tab, &n, v, JS_GPN_STRING_MASK | JS_GPN_ENUM_ONLY) < 0) {
+        r = SER_FAIL;
+        goto done;
+    }
+    dbuf_putc(&s->b, '{');
+    int first = 1;
+    for (uint32_t i = 0; i < n && r == SER_OK; i++) {
+        size_t klen;
+        const char *k = JS_AtomToCStringLen(c, &klen, tab[i].atom);
+        if (!k) {
+            r = SER_FAIL;
+            break;
+        }
+        wtf8_fix((char *)k, klen);
+        s->keys[d] = k;
+        JSValue e = JS_GetProperty(c, v, tab[i].atom);
+        if (JS_IsException(e)) {
+            r = SER_FAIL;
+        } else {
+            size_t mark = s->b.size;
+            if (!first) dbuf_putc(&s->b, ',');
+            json_quote(&s->b, k, klen);
+            dbuf_putc(&s->b, ':');
+            int er = ser_value(s, e);
+            JS_FreeValue(c, e);
+            if (er == SER_OMIT) {
+                s->b.size = mark; // undefined, a function or a symbol: left out
+            } else if (er == SER_FAIL) {
+                r = SER_FAIL;
+            } else {
+                first = 0;
+            }
+        }
+        if (r == SER_OK) JS_FreeCString(c, k);
+        // On failure the key stays on the path for the message; describe
+        // frees it.
+    }
+    JS_FreePropertyEnum(c, tab, n);
+    if (r == SER_OK) {
+        s->keys[d] = NULL;
+        dbuf_putc(&s->b, '}');
+    }
+done:
+    if (r == SER_OK) s->depth--;
+    out_of_memory_if(s->b.error);
+    return r;
+}
+
+static int ser_value(struct ser *s, JSValueConst v) {
+    JSContext *c = s->c;
+    char num[32];
+    switch (JS_VALUE_GET_NORM_TAG(v)) {
+    case JS_TAG_NULL:
+        dbuf_putstr(&s->b, "null");
+        break;
+    case JS_TAG_BOOL:
+        dbuf_putstr(&s->b, JS_VALUE_GET_BOOL(v) ? "true" : "false");
+        break;
+    case JS_TAG_INT:
+        dbuf_put(&s->b, (const uint8_t *)num, (size_t)snprintf(num, sizeof num, "%d", (int)JS_VALUE_GET_INT(v)));
+        break;
+    case JS_TAG_FLOAT64: {
+        double d = JS_VALUE_GET_FLOAT64(v);
+        if (!isfinite(d)) {
+            dbuf_putstr(&s->b, "null");
+            break;
+        }
+        size_t len;
+        const char *t = JS_ToCStringLen(c, &len, v); // Number::toString, not the program's
+        if (!t) return SER_FAIL;
+        dbuf_put(&s->b, (const uint8_t *)t, len);
+        JS_FreeCString(c, t);
+        break;
+    }
+    case JS_TAG_STRING:
+        if (json_quote_value(c, &s->b, v) < 0) return SER_FAIL;
+        break;
+    case JS_TAG_UNDEFINED:
+    case JS_TAG_SYMBOL:
+        return SER_OMIT;
+    case JS_TAG_OBJECT:
+        if (JS_IsFunction(c, v)) return SER_OMIT;
+        if (JS_IsDate(v)) {
+            JSValue iso = JS_Call(c, date_json_fn, JS_UNDEFINED, 1, &v);
+            if (JS_IsException(iso)) return SER_FAIL;
+            int r = JS_IsString(iso) ? json_quote_value(c, &s->b, iso) : (dbuf_putstr(&s->b, "null"), 0);
+            JS_FreeValue(c, iso);
+            if (r < 0) return SER_FAIL;
+            break;
+        }
+        return ser_object(s, v);
+    default:
+        if (JS_IsBigInt(v)) {
+            s->problem = "is a BigInt (convert it to a number or a string)";
+            return SER_FAIL;
+        }
+        s->problem = "is not JSON data";
+        return SER_FAIL;
+    }
+    out_of_memory_if(s->b.error);
+    return SER_OK;
+}
+
+static int is_identifier(const char *k) {
+    if (!*k || (*k >= '0' && *k <= '9')) return 0;
+    for (; *k; k++) {
+        char ch = *k;
+        if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_' || ch == '$'))
+            return 0;
+    }
+    return 1;
+}
+
+// ser_problem describes a refused value ("args.items[2].price is a BigInt
+// ...") and frees the keys left on the path.
+static JSValue ser_problem(struct ser *s) {
+    DynBuf m;
+    dbuf_init(&m);
+    dbuf_putstr(&m, "tool arguments must be JSON data: args");
+    for (int i = 0; i < s->depth; i++) {
+        const char *k = s->keys[i];
+        if (!k) {
+            dbuf_printf(&m, "[%lld]", (long long)s->idx[i]);
+            continue;
+        }
+        if (is_identifier(k)) {
+            dbuf_putc(&m, '.');
+            dbuf_putstr(&m, k);
+        } else {
+            dbuf_putc(&m, '[');
+            json_quote(&m, k, strlen(k));
+            dbuf_putc(&m, ']');
+        }
+        JS_FreeCString(s->c, k);
+    }
+    dbuf_putc(&m, ' ');
+    dbuf_putstr(&m, s->problem);
+    out_of_memory_if(m.error);
+    JSValue msg = JS_NewStringLen(s->c, (const char *)m.buf, m.size);
+    dbuf_free(&m);
+    return msg;
+}
+
+// serialise_args writes args as JSON into b. It returns 0, -1 with an
+// exception pending, or 1 with *problem set to the message for a value
+// JSON cannot hold.
+static int serialise_args(JSContext *c, JSValueConst args, DynBuf *b, JSValue *problem) {
+    if (JS_IsUndefined(args)) {
+        dbuf_putstr(b, "{}");
+        return 0;
+    }
+    struct ser *s = js_malloc(c, sizeof *s);
+    if (!s) return -1;
+    s->c = c;
+    s->depth = 0;
+    s->problem = NULL;
+    dbuf_init(&s->b);
+    int r = ser_value(s, args);
+    if (r == SER_OMIT) {
+        s->problem = JS_IsSymbol(args) ? "is a symbol" : "is a function";
+        r = SER_FAIL;
+    }
+    int ret = 0;
+    if (r == SER_FAIL && s->problem) {
+        *problem = ser_problem(s);
+        ret = JS_IsException(*problem) ? -1 : 1;
+    } else if (r == SER_FAIL) {
+        for (int i = 0; i < s->depth; i++)
+            if (s->keys[i]) JS_FreeCString(c, s->keys[i]);
+        ret = -1;
+    } else {
+        dbuf_put(b, s->b.buf, s->b.size);
+        out_of_memory_if(b->error);
+    }
+    dbuf_free(&s->b);
+    js_free(c, s);
+    return ret;
+}
+
 static JSValue native_write(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
     (void)this_val;
     size_t len;
     if (argc < 1) return JS_UNDEFINED;
-    const char *s = JS_ToCStringLen(c, &len, argv[0]);
+    const char *s = to_utf8(c, argv[0], &len);
     if (!s) return JS_EXCEPTION;
     int32_t r = host_write(s, (uint32_t)len);
     JS_FreeCString(c, s);
@@ -210,53 +578,52 @@ static JSValue native_write(JSContext *c, JSValueConst this_val, int argc, JSVal
     return JS_UNDEFINED;
 }
 
+// rejected returns a promise rejected with ToolError(name, code, message).
+static JSValue rejected(JSContext *c, JSValueConst name, const char *code, JSValueConst message) {
+    JSValue args[3] = {JS_DupValue(c, name), JS_NewString(c, code), JS_DupValue(c, message)};
+    JSValue err = JS_Call(c, tool_error_fn, JS_UNDEFINED, 3, (JSValueConst *)args);
+    for (int i = 0; i < 3; i++) JS_FreeValue(c, args[i]);
+    if (JS_IsException(err)) return JS_EXCEPTION;
+    JSValue promise = JS_PtcNewPromise(c);
+    if (!JS_IsException(promise)) JS_PtcSettlePromise(c, promise, err, true);
+    JS_FreeValue(c, err);
+    return promise;
+}
+
 // native_call is __ptc_call(name, args): it starts a subcall with
-// String(name) and JSON.stringify(args ?? {}) and returns a promise the
-// host's result settles (see settle in ptc_run).
+// String(name) and args serialised by the SDK's own serialiser, and returns
+// a promise the host's result settles (see settle in ptc_run). Arguments
+// JSON cannot hold reject with INVALID_ARGUMENTS without a subcall.
 static JSValue native_call(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
     (void)this_val;
     JSValueConst name_arg = argc > 0 ? argv[0] : JS_UNDEFINED;
     JSValueConst args_arg = argc > 1 ? argv[1] : JS_UNDEFINED;
     JSValue name = JS_IsString(name_arg) ? JS_DupValue(c, name_arg) : JS_Call(c, string_fn, JS_UNDEFINED, 1, &name_arg);
     if (JS_IsException(name)) return JS_EXCEPTION;
-    JSValue json;
-    char num[16];
-    int tag = JS_VALUE_GET_TAG(args_arg);
-    if (JS_IsUndefined(args_arg)) {
-        json = JS_NewStringLen(c, "{}", 2);
-    } else if (tag == JS_TAG_INT) {
-        // JSON.stringify of a primitive consults no toJSON: these are exact.
-        json = JS_NewStringLen(c, num, (size_t)snprintf(num, sizeof num, "%d", (int)JS_VALUE_GET_INT(args_arg)));
-    } else if (tag == JS_TAG_BOOL) {
-        json = JS_VALUE_GET_BOOL(args_arg) ? JS_NewStringLen(c, "true", 4) : JS_NewStringLen(c, "false", 5);
-    } else if (tag == JS_TAG_NULL) {
-        json = JS_NewStringLen(c, "null", 4);
-    } else {
-        json = JS_JSONStringify(c, args_arg, JS_UNDEFINED, JS_UNDEFINED);
-        if (JS_IsUndefined(json)) {
-            JS_FreeValue(c, name);
-            return JS_ThrowTypeError(c, "tool arguments must be JSON-serializable");
-        }
-    }
-    if (JS_IsException(json)) {
+    DynBuf args;
+    dbuf_init(&args);
+    JSValue problem = JS_UNDEFINED;
+    int sr = serialise_args(c, args_arg, &args, &problem);
+    if (sr != 0) {
+        dbuf_free(&args);
+        JSValue r = sr > 0 ? rejected(c, name, "INVALID_ARGUMENTS", problem) : JS_EXCEPTION;
+        JS_FreeValue(c, problem);
         JS_FreeValue(c, name);
-        return JS_EXCEPTION;
+        return r;
     }
-    size_t nlen, alen;
-    const char *ns = JS_ToCStringLen(c, &nlen, name);
-    const char *as = ns ? JS_ToCStringLen(c, &alen, json) : NULL;
-    JS_FreeValue(c, json);
+    size_t nlen;
+    const char *ns = to_utf8(c, name, &nlen);
     JSValue promise = JS_EXCEPTION;
-    if (as && ptab_reserve(c) == 0) promise = JS_PtcNewPromise(c);
+    if (ns && ptab_reserve(c) == 0) promise = JS_PtcNewPromise(c);
     if (JS_IsException(promise)) {
         JS_FreeCString(c, ns);
-        JS_FreeCString(c, as);
+        dbuf_free(&args);
         JS_FreeValue(c, name);
         return JS_EXCEPTION;
     }
-    int32_t id = host_call_start(ns, (uint32_t)nlen, as, (uint32_t)alen);
+    int32_t id = host_call_start(ns, (uint32_t)nlen, (const char *)args.buf, (uint32_t)args.size);
     JS_FreeCString(c, ns);
-    JS_FreeCString(c, as);
+    dbuf_free(&args);
     if (id <= 0) {
         JS_FreeValue(c, name);
         JS_FreeValue(c, promise);
@@ -292,16 +659,67 @@ static void finish_exception(int32_t kind) {
             finish_lit(kind, "{\"message\":\"exception could not be described\",\"stack\":\"\"}");
         return;
     }
-    size_t len;
-    const char *s = JS_ToCStringLen(ctx, &len, r);
+    // {"message": r[0], "stack": r[1]}, written here so that nothing the
+    // program replaced (JSON, Object.prototype.toJSON) shapes it.
+    DynBuf b;
+    dbuf_init(&b);
+    dbuf_putstr(&b, "{\"message\":");
+    JSValue m = JS_GetPropertyUint32(ctx, r, 0), st = JS_GetPropertyUint32(ctx, r, 1);
     JS_FreeValue(ctx, r);
-    if (!s) {
-        JS_FreeValue(ctx, JS_GetException(ctx));
-        finish_lit(kind, "{\"message\":\"exception could not be described\",\"stack\":\"\"}");
+    int ok = !JS_IsException(m) && !JS_IsException(st) && json_quote_value(ctx, &b, m) == 0;
+    dbuf_putstr(&b, ",\"stack\":");
+    ok = ok && json_quote_value(ctx, &b, st) == 0;
+    dbuf_putc(&b, '}');
+    JS_FreeValue(ctx, m);
+    JS_FreeValue(ctx, st);
+    out_of_memory_if(b.error);
+    if (!ok) {
+        JSValue e2 = JS_GetException(ctx);
+        int uncatchable = JS_IsUncatchableError(e2);
+        JS_FreeValue(ctx, e2);
+        if (uncatchable)
+            finish_lit(KIND_STOPPED, "{\"message\":\"interrupted\",\"stack\":\"\"}");
+        else
+            finish_lit(kind, "{\"message\":\"exception could not be described\",\"stack\":\"\"}");
+    } else {
+        finish_str(kind, (const char *)b.buf, b.size);
+    }
+    dbuf_free(&b);
+}
+
+// finish_ok reports the program's return value v: {} for undefined, else
+// {"value": JSON}, with the engine's own JSON.stringify (which the program
+// cannot replace; toJSON applies, as DESIGN.md says).
+static void finish_ok(JSValueConst v) {
+    if (JS_IsUndefined(v)) {
+        finish_lit(KIND_OK, "{}");
         return;
     }
-    finish_str(kind, s, len);
-    JS_FreeCString(ctx, s);
+    JSValue s = JS_JSONStringify(ctx, v, JS_UNDEFINED, JS_UNDEFINED);
+    if (JS_IsException(s)) {
+        finish_exception(KIND_EXCEPTION);
+        return;
+    }
+    if (JS_IsUndefined(s)) { // a function or a symbol
+        finish_lit(KIND_OK, "{}");
+        return;
+    }
+    size_t len;
+    const char *cs = to_utf8(ctx, s, &len);
+    JS_FreeValue(ctx, s);
+    if (!cs) {
+        finish_exception(KIND_EXCEPTION);
+        return;
+    }
+    DynBuf b;
+    dbuf_init(&b);
+    dbuf_putstr(&b, "{\"value\":");
+    dbuf_put(&b, (const uint8_t *)cs, len);
+    dbuf_putc(&b, '}');
+    JS_FreeCString(ctx, cs);
+    out_of_memory_if(b.error);
+    finish_str(KIND_OK, (const char *)b.buf, b.size);
+    dbuf_free(&b);
 }
 
 static int setup(void) {
@@ -321,10 +739,11 @@ static int setup(void) {
     JS_FreeValue(ctx, native);
     if (JS_IsException(helpers)) return -1;
     settle_fn = JS_GetPropertyUint32(ctx, helpers, 0);
-    finish_ok_fn = JS_GetPropertyUint32(ctx, helpers, 1);
-    describe_fn = JS_GetPropertyUint32(ctx, helpers, 2);
-    string_fn = JS_GetPropertyUint32(ctx, helpers, 3);
-    keep_shapes = JS_GetPropertyUint32(ctx, helpers, 4);
+    describe_fn = JS_GetPropertyUint32(ctx, helpers, 1);
+    string_fn = JS_GetPropertyUint32(ctx, helpers, 2);
+    keep_shapes = JS_GetPropertyUint32(ctx, helpers, 3);
+    tool_error_fn = JS_GetPropertyUint32(ctx, helpers, 4);
+    date_json_fn = JS_GetPropertyUint32(ctx, helpers, 5);
     JS_FreeValue(ctx, helpers);
     return 0;
 }
@@ -457,7 +876,11 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
     memcpy(code + sizeof(prefix) - 1 + len, suffix, sizeof(suffix));
     free(src);
 
+    // The '}' of the suffix must be the one that closes the function
+    // (body-end.patch): the program cannot close it early.
+    JS_PtcBodyEnd = code + sizeof(prefix) - 1 + len + 1;
     JSValue compiled = JS_Eval(ctx, code, total, "program.js", JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_COMPILE_ONLY);
+    JS_PtcBodyEnd = NULL;
     free(code);
     if (JS_IsException(compiled)) {
         finish_exception(KIND_SYNTAX);
@@ -487,21 +910,8 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
         JSPromiseStateEnum st = JS_PromiseState(ctx, promise);
         if (st == JS_PROMISE_FULFILLED) {
             JSValue v = JS_PromiseResult(ctx, promise);
-            JSValue s = JS_Call(ctx, finish_ok_fn, JS_UNDEFINED, 1, (JSValueConst *)&v);
+            finish_ok(v);
             JS_FreeValue(ctx, v);
-            if (JS_IsException(s)) {
-                finish_exception(KIND_EXCEPTION);
-                return 0;
-            }
-            size_t slen;
-            const char *cs = JS_ToCStringLen(ctx, &slen, s);
-            JS_FreeValue(ctx, s);
-            if (!cs) {
-                finish_exception(KIND_EXCEPTION);
-                return 0;
-            }
-            finish_str(KIND_OK, cs, slen);
-            JS_FreeCString(ctx, cs);
             return 0;
         }
         if (st == JS_PROMISE_REJECTED) {

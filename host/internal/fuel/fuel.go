@@ -1,0 +1,779 @@
+// Package fuel instruments a WebAssembly module so that no path through it
+// runs long without calling the host.
+//
+// Go cannot preempt compiled wasm that never calls into Go: a garbage
+// collection, and with it every goroutine of the process, waits until the
+// guest leaves wasm, and a cancelled run goes on until it does. Instrument
+// adds a fuel counter (a mutable i32 global) that every loop iteration and
+// every function entry decrements; when it runs out, a small added
+// function refills it and calls the module's poll import (ptc.interrupted
+// for our guest), and traps if the import returns nonzero. Every unbounded
+// path in wasm goes through a loop header or a function entry, so the
+// guest polls the host within a bounded amount of work whatever it runs: a
+// JavaScript loop, a long C built-in, the parser, the regex engine or a
+// garbage collection of a huge heap.
+//
+// The instrumentation adds one global, one type and one function at the
+// end of their index spaces, so no existing index changes, and inserts
+// code only at the start of loop bodies and function bodies, so no branch
+// depth changes.
+package fuel
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Options configure Instrument.
+type Options struct {
+	// PollModule and PollName name the imported function () -> i32 called
+	// when the fuel runs out; a nonzero result traps (unreachable).
+	PollModule, PollName string
+	// Fuel is the number of loop iterations and function entries between
+	// two polls.
+	Fuel int32
+	// Entries also charges the entries of functions that may recurse (that
+	// lie on a cycle of the call graph, indirect calls counted as calls to
+	// every table function of their type), so loop-free recursion is
+	// bounded too.
+	Entries bool
+	// SkipLoops names functions (from the module's name section) whose
+	// loops are not charged: ones that poll the host themselves within
+	// bounded work, such as an interpreter's dispatch loop that has its
+	// own interrupt counter. Their entries are still charged. Names the
+	// module lacks are ignored (Stats.Skipped counts the ones found).
+	SkipLoops []string
+	// Strip drops every custom section (names, debug information) from
+	// the output.
+	Strip bool
+}
+
+// Stats counts what Instrument inserted.
+type Stats struct {
+	Functions int // function bodies
+	Loops     int // loops charged
+	Entries   int // function entries charged
+	Skipped   int // functions whose loops were left uncharged (SkipLoops)
+}
+
+// ErrUnsupported reports a module that uses an instruction or section
+// encoding Instrument does not know.
+var ErrUnsupported = errors.New("fuel: unsupported module")
+
+const (
+	secType     = 1
+	secImport   = 2
+	secFunction = 3
+	secCustom   = 0
+	secGlobal   = 6
+	secElement  = 9
+	secCode     = 10
+)
+
+type section struct {
+	id   byte
+	body []byte
+}
+
+// Instrument returns a copy of wasm with fuel checks inserted (see the
+// package documentation). It fails on a module without the poll import or
+// a global section, or with instructions outside WebAssembly 1.0 plus
+// sign extension, bulk memory, saturating conversions and reference types.
+func Instrument(wasm []byte, opt Options) ([]byte, Stats, error) {
+	out, err := instrument(wasm, opt)
+	return out.wasm, out.stats, err
+}
+
+type result struct {
+	wasm  []byte
+	stats Stats
+}
+
+func instrument(wasm []byte, opt Options) (result, error) {
+	if opt.Fuel <= 0 {
+		return result{}, errors.New("fuel: Fuel must be positive")
+	}
+	if len(wasm) < 8 || string(wasm[:4]) != "\x00asm" {
+		return result{}, errors.New("fuel: not a wasm module")
+	}
+	var secs []section
+	r := &reader{b: wasm, off: 8}
+	for !r.done() {
+		id := r.byte()
+		n := r.u32()
+		body := r.bytes(int(n))
+		if r.err != nil {
+			return result{}, fmt.Errorf("fuel: section %d: %w", id, r.err)
+		}
+		secs = append(secs, section{id, body})
+	}
+	m := &module{opt: opt, poll: -1}
+	for _, s := range secs {
+		if err := m.scan(s); err != nil {
+			return result{}, err
+		}
+	}
+	if m.poll < 0 {
+		return result{}, fmt.Errorf("fuel: module does not import %s.%s", opt.PollModule, opt.PollName)
+	}
+	if !m.hasCode || m.funcs == 0 {
+		// Nothing runs in wasm: nothing to instrument.
+		return result{wasm: wasm}, nil
+	}
+	if !m.hasTypes || !m.hasFuncs {
+		return result{}, fmt.Errorf("%w: code without type or function sections", ErrUnsupported)
+	}
+	if !m.hasGlobals {
+		secs = withSection(secs, section{id: secGlobal, body: []byte{0}})
+	}
+	if err := m.analyse(secs); err != nil {
+		return result{}, err
+	}
+	out := append([]byte(nil), wasm[:8]...)
+	for _, s := range secs {
+		if s.id == secCustom && opt.Strip {
+			continue
+		}
+		body := s.body
+		var err error
+		switch s.id {
+		case secType:
+			// () -> () for the refill function.
+			body, err = appendVec(body, []byte{0x60, 0x00, 0x00})
+		case secFunction:
+			body, err = appendVec(body, uleb(uint64(m.types)))
+		case secGlobal:
+			g := []byte{0x7f, 0x01, 0x41}
+			g = append(g, sleb(int64(opt.Fuel))...)
+			g = append(g, 0x0b)
+			body, err = appendVec(body, g)
+		case secCode:
+			body, err = m.code(body)
+		}
+		if err != nil {
+			return result{}, err
+		}
+		out = append(out, s.id)
+		out = append(out, uleb(uint64(len(body)))...)
+		out = append(out, body...)
+	}
+	st := Stats{Functions: len(m.bodies), Skipped: m.skipped}
+	for _, b := range m.bodies {
+		st.Loops += len(b.loops)
+		if b.entry {
+			st.Entries++
+		}
+	}
+	return result{out, st}, nil
+}
+
+// order ranks the known sections in the order the binary format requires.
+var order = map[byte]int{1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 13: 6, 6: 7, 7: 8, 8: 9, 9: 10, 12: 11, 10: 12, 11: 13}
+
+// withSection inserts s before the first known section that must follow it.
+func withSection(secs []section, s section) []section {
+	for i, t := range secs {
+		if t.id != secCustom && order[t.id] > order[s.id] {
+			return append(secs[:i:i], append([]section{s}, secs[i:]...)...)
+		}
+	}
+	return append(secs, s)
+}
+
+type module struct {
+	opt                                     Options
+	types                                   uint32 // count before ours
+	importedFuncs, importedGlobals          uint32
+	funcs, globals                          uint32 // defined, before ours
+	poll                                    int64
+	hasTypes, hasFuncs, hasGlobals, hasCode bool
+
+	sigs     []string          // each type's encoding
+	funcType []uint32          // type index of every function, imported ones first
+	names    map[uint32]string // from the name section
+	table    []uint32          // functions an indirect call may reach
+	bodies   []body            // defined functions, from analyse
+	skipped  int
+}
+
+// body is what analyse learnt of one function body.
+type body struct {
+	raw      []byte
+	code     int      // offset of the first instruction
+	loops    []int    // offsets just after each loop's block type
+	calls    []uint32 // direct callees
+	indirect []uint32 // type indices of indirect calls
+	entry    bool     // charge the entry: the function may recurse
+}
+
+// scan collects the counts the instrumentation needs.
+func (m *module) scan(s section) error {
+	r := &reader{b: s.body}
+	switch s.id {
+	case secType:
+		m.hasTypes = true
+		m.types = r.u32()
+		for i := uint32(0); i < m.types && r.err == nil; i++ {
+			start := r.off
+			if r.byte() != 0x60 {
+				return fmt.Errorf("%w: type %d is not a function type", ErrUnsupported, i)
+			}
+			r.bytes(int(r.u32()))
+			r.bytes(int(r.u32()))
+			m.sigs = append(m.sigs, string(r.b[start:r.off]))
+		}
+	case secImport:
+		n := r.u32()
+		for i := uint32(0); i < n && r.err == nil; i++ {
+			mod, name := r.name(), r.name()
+			switch kind := r.byte(); kind {
+			case 0:
+				m.funcType = append(m.funcType, r.u32())
+				if mod == m.opt.PollModule && name == m.opt.PollName {
+					m.poll = int64(m.importedFuncs)
+				}
+				m.importedFuncs++
+			case 1:
+				r.byte()
+				r.limits()
+			case 2:
+				r.limits()
+			case 3:
+				r.byte()
+				r.byte()
+				m.importedGlobals++
+			default:
+				return fmt.Errorf("%w: import kind %d", ErrUnsupported, kind)
+			}
+		}
+	case secFunction:
+		m.hasFuncs = true
+		m.funcs = r.u32()
+		for i := uint32(0); i < m.funcs && r.err == nil; i++ {
+			m.funcType = append(m.funcType, r.u32())
+		}
+	case secElement:
+		n := r.u32()
+		for i := uint32(0); i < n && r.err == nil; i++ {
+			switch flag := r.u32(); flag {
+			case 0:
+				r.constExpr()
+			case 1, 3:
+				r.byte() // elemkind
+			case 2:
+				r.u32() // table
+				r.constExpr()
+				r.byte()
+			default:
+				return fmt.Errorf("%w: element segment flag %d", ErrUnsupported, flag)
+			}
+			k := r.u32()
+			for j := uint32(0); j < k && r.err == nil; j++ {
+				m.table = append(m.table, r.u32())
+			}
+		}
+	case secCustom:
+		if r.name() == "name" {
+			m.readNames(r)
+			r.err = nil // names are optional: a malformed section is ignored
+		}
+	case secGlobal:
+		m.hasGlobals = true
+		m.globals = r.u32()
+	case secCode:
+		m.hasCode = true
+	}
+	if r.err != nil {
+		return fmt.Errorf("fuel: section %d: %w", s.id, r.err)
+	}
+	return nil
+}
+
+// readNames reads the function names subsection of a name section.
+func (m *module) readNames(r *reader) {
+	for !r.done() {
+		id := r.byte()
+		sub := &reader{b: r.bytes(int(r.u32()))}
+		if id != 1 {
+			continue
+		}
+		n := sub.u32()
+		m.names = make(map[uint32]string, n)
+		for i := uint32(0); i < n && sub.err == nil; i++ {
+			idx := sub.u32()
+			m.names[idx] = sub.name()
+		}
+	}
+}
+
+// check is the code inserted at a loop or function start:
+//
+//	global.get $fuel; i32.eqz; if; call $refill; end
+//	global.get $fuel; i32.const -1; i32.add; global.set $fuel
+func (m *module) check() []byte {
+	g := uleb(uint64(m.importedGlobals + m.globals))
+	f := uleb(uint64(m.importedFuncs + m.funcs))
+	var b []byte
+	b = append(append(append(b, 0x23), g...), 0x45, 0x04, 0x40, 0x10)
+	b = append(append(b, f...), 0x0b)
+	b = append(append(b, 0x23), g...)
+	b = append(b, 0x41, 0x7f, 0x6a, 0x24)
+	return append(b, g...)
+}
+
+// refill is the body of the added function:
+//
+//	i32.const Fuel; global.set $fuel
+//	call $poll; if; unreachable; end
+func (m *module) refill() []byte {
+	g := uleb(uint64(m.importedGlobals + m.globals))
+	b := []byte{0x00, 0x41} // no locals
+	b = append(b, sleb(int64(m.opt.Fuel))...)
+	b = append(append(b, 0x24), g...)
+	b = append(append(b, 0x10), uleb(uint64(m.poll))...)
+	b = append(b, 0x04, 0x40, 0x00, 0x0b, 0x0b)
+	return b
+}
+
+// analyse walks every function body, finds its loops and calls, and
+// decides which entries to charge.
+func (m *module) analyse(secs []section) error {
+	for _, s := range secs {
+		if s.id != secCode {
+			continue
+		}
+		r := &reader{b: s.body}
+		n := r.u32()
+		if n != m.funcs {
+			return fmt.Errorf("fuel: %d function bodies for %d functions", n, m.funcs)
+		}
+		for i := uint32(0); i < n; i++ {
+			raw := r.bytes(int(r.u32()))
+			if r.err != nil {
+				return fmt.Errorf("fuel: function %d: %w", m.importedFuncs+i, r.err)
+			}
+			b, err := walk(raw)
+			if err != nil {
+				return fmt.Errorf("fuel: function %d: %w", m.importedFuncs+i, err)
+			}
+			m.bodies = append(m.bodies, b)
+		}
+	}
+	skip := make(map[string]bool, len(m.opt.SkipLoops))
+	for _, name := range m.opt.SkipLoops {
+		skip[name] = true
+	}
+	for i := range m.bodies {
+		if name, ok := m.names[m.importedFuncs+uint32(i)]; ok && skip[name] {
+			m.bodies[i].loops = nil
+			m.skipped++
+		}
+	}
+	if m.opt.Entries {
+		m.markRecursive()
+	}
+	return nil
+}
+
+// markRecursive charges the entries of a feedback vertex set of the call
+// graph: a set of functions every cycle passes through, so no recursion
+// goes on without charging fuel. It is chosen greedily, strongly
+// connected component by component, preferring functions many cycles
+// pass through and large ones (where a check costs least relative to the
+// body); self-recursive functions are always in it.
+func (m *module) markRecursive() {
+	byType := map[string][]uint32{}
+	for _, f := range m.table {
+		if int(f) < len(m.funcType) && int(m.funcType[f]) < len(m.sigs) {
+			sig := m.sigs[m.funcType[f]]
+			byType[sig] = append(byType[sig], f)
+		}
+	}
+	n := len(m.bodies)
+	succ := make([][]int, n)
+	for v := range m.bodies {
+		seen := map[int]bool{}
+		add := func(f uint32) {
+			if f >= m.importedFuncs && int(f-m.importedFuncs) < n {
+				w := int(f - m.importedFuncs)
+				if !seen[w] {
+					seen[w] = true
+					succ[v] = append(succ[v], w)
+				}
+			}
+		}
+		for _, f := range m.bodies[v].calls {
+			add(f)
+		}
+		for _, t := range m.bodies[v].indirect {
+			if int(t) < len(m.sigs) {
+				for _, f := range byType[m.sigs[t]] {
+					add(f)
+				}
+			}
+		}
+	}
+	removed := make([]bool, n)
+	for v := range succ {
+		for _, w := range succ[v] {
+			if w == v {
+				m.bodies[v].entry, removed[v] = true, true
+			}
+		}
+	}
+	for {
+		sccs := components(succ, removed)
+		if len(sccs) == 0 {
+			return
+		}
+		for _, scc := range sccs {
+			in := make(map[int]bool, len(scc))
+			for _, v := range scc {
+				in[v] = true
+			}
+			indeg := map[int]int{}
+			for _, v := range scc {
+				for _, w := range succ[v] {
+					if in[w] {
+						indeg[w]++
+					}
+				}
+			}
+			best, bestScore := -1, -1.0
+			for _, v := range scc {
+				out := 0
+				for _, w := range succ[v] {
+					if in[w] {
+						out++
+					}
+				}
+				size := float64(len(m.bodies[v].raw))
+				score := float64(indeg[v]) * float64(out) * size * size
+				if score > bestScore {
+					best, bestScore = v, score
+				}
+			}
+			m.bodies[best].entry, removed[best] = true, true
+		}
+	}
+}
+
+// components lists the strongly connected components with a cycle among
+// the vertices not removed (Tarjan's algorithm).
+func components(succ [][]int, removed []bool) [][]int {
+	n := len(succ)
+	index := make([]int, n)
+	low := make([]int, n)
+	on := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var out [][]int
+	var st []int
+	next := 0
+	var visit func(v int)
+	visit = func(v int) {
+		index[v], low[v] = next, next
+		next++
+		st = append(st, v)
+		on[v] = true
+		for _, w := range succ[v] {
+			if removed[w] {
+				continue
+			}
+			if index[w] < 0 {
+				visit(w)
+				low[v] = min(low[v], low[w])
+			} else if on[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] != index[v] {
+			return
+		}
+		var scc []int
+		for {
+			w := st[len(st)-1]
+			st = st[:len(st)-1]
+			on[w] = false
+			scc = append(scc, w)
+			if w == v {
+				break
+			}
+		}
+		if len(scc) > 1 {
+			out = append(out, scc)
+		}
+	}
+	for v := range index {
+		if index[v] < 0 && !removed[v] {
+			visit(v)
+		}
+	}
+	return out
+}
+
+// walk finds a function body's loops and calls.
+func walk(raw []byte) (body, error) {
+	b := body{raw: raw}
+	r := &reader{b: raw}
+	groups := r.u32()
+	for i := uint32(0); i < groups && r.err == nil; i++ {
+		r.u32()
+		r.byte()
+	}
+	b.code = r.off
+	for !r.done() {
+		op := r.byte()
+		start := r.off
+		if err := r.immediates(op); err != nil {
+			return b, err
+		}
+		switch op {
+		case 0x03:
+			b.loops = append(b.loops, r.off)
+		case 0x10:
+			b.calls = append(b.calls, (&reader{b: raw, off: start}).u32())
+		case 0x11:
+			b.indirect = append(b.indirect, (&reader{b: raw, off: start}).u32())
+		}
+	}
+	return b, r.err
+}
+
+// code rewrites the code section: every body gets its checks, and the
+// refill function's body is appended.
+func (m *module) code(_ []byte) ([]byte, error) {
+	check := m.check()
+	out := uleb(uint64(len(m.bodies) + 1))
+	for _, b := range m.bodies {
+		var at []int // offsets where check goes
+		if b.entry {
+			at = append(at, b.code)
+		}
+		at = append(at, b.loops...)
+		nb := make([]byte, 0, len(b.raw)+len(at)*len(check))
+		prev := 0
+		for _, off := range at {
+			nb = append(nb, b.raw[prev:off]...)
+			nb = append(nb, check...)
+			prev = off
+		}
+		nb = append(nb, b.raw[prev:]...)
+		out = append(out, uleb(uint64(len(nb)))...)
+		out = append(out, nb...)
+	}
+	rf := m.refill()
+	out = append(out, uleb(uint64(len(rf)))...)
+	return append(out, rf...), nil
+}
+
+// immediates skips the immediates of the instruction whose opcode was just
+// read.
+func (r *reader) immediates(op byte) error {
+	switch {
+	case op == 0x02 || op == 0x03 || op == 0x04:
+		r.blockType()
+	case op == 0x0c || op == 0x0d || op == 0x10:
+		r.u32()
+	case op == 0x0e:
+		n := r.u32()
+		for i := uint32(0); i <= n && r.err == nil; i++ {
+			r.u32()
+		}
+	case op == 0x11:
+		r.u32()
+		r.u32()
+	case op == 0x1c:
+		n := r.u32()
+		for i := uint32(0); i < n && r.err == nil; i++ {
+			r.byte()
+		}
+	case op >= 0x20 && op <= 0x26:
+		r.u32()
+	case op >= 0x28 && op <= 0x3e:
+		r.u32()
+		r.u32()
+	case op == 0x3f || op == 0x40:
+		r.byte()
+	case op == 0x41:
+		r.sleb()
+	case op == 0x42:
+		r.sleb()
+	case op == 0x43:
+		r.bytes(4)
+	case op == 0x44:
+		r.bytes(8)
+	case op == 0xd0:
+		r.byte()
+	case op == 0xd2:
+		r.u32()
+	case op == 0xfc:
+		switch sub := r.u32(); {
+		case sub <= 7:
+		case sub == 8:
+			r.u32()
+			r.byte()
+		case sub == 9, sub == 13, sub == 15, sub == 16, sub == 17:
+			r.u32()
+		case sub == 10:
+			r.byte()
+			r.byte()
+		case sub == 11:
+			r.byte()
+		case sub == 12, sub == 14:
+			r.u32()
+			r.u32()
+		default:
+			return fmt.Errorf("%w: instruction 0xfc %d", ErrUnsupported, sub)
+		}
+	case op <= 0x01, op == 0x05, op == 0x0b, op == 0x0f, op == 0x1a, op == 0x1b, op == 0xd1:
+	case op >= 0x45 && op <= 0xc4:
+	default:
+		return fmt.Errorf("%w: opcode %#x", ErrUnsupported, op)
+	}
+	return r.err
+}
+
+type reader struct {
+	b   []byte
+	off int
+	err error
+}
+
+var errShort = errors.New("unexpected end of data")
+
+func (r *reader) done() bool { return r.err != nil || r.off >= len(r.b) }
+
+func (r *reader) byte() byte {
+	if r.err != nil {
+		return 0
+	}
+	if r.off >= len(r.b) {
+		r.err = errShort
+		return 0
+	}
+	c := r.b[r.off]
+	r.off++
+	return c
+}
+
+func (r *reader) bytes(n int) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n < 0 || len(r.b)-r.off < n {
+		r.err = errShort
+		return nil
+	}
+	b := r.b[r.off : r.off+n]
+	r.off += n
+	return b
+}
+
+func (r *reader) u32() uint32 {
+	var v uint64
+	for shift := 0; shift < 35; shift += 7 {
+		c := r.byte()
+		if r.err != nil {
+			return 0
+		}
+		v |= uint64(c&0x7f) << shift
+		if c&0x80 == 0 {
+			if v > 0xffffffff {
+				r.err = errors.New("u32 out of range")
+			}
+			return uint32(v)
+		}
+	}
+	r.err = errors.New("u32 too long")
+	return 0
+}
+
+func (r *reader) sleb() {
+	for i := 0; i < 10; i++ {
+		if c := r.byte(); r.err != nil || c&0x80 == 0 {
+			return
+		}
+	}
+	r.err = errors.New("integer too long")
+}
+
+// constExpr skips a constant expression up to its end.
+func (r *reader) constExpr() {
+	for !r.done() {
+		op := r.byte()
+		if op == 0x0b {
+			return
+		}
+		if err := r.immediates(op); err != nil {
+			return
+		}
+	}
+}
+
+func (r *reader) name() string { return string(r.bytes(int(r.u32()))) }
+
+func (r *reader) limits() {
+	switch flag := r.byte(); flag {
+	case 0:
+		r.u32()
+	case 1:
+		r.u32()
+		r.u32()
+	default:
+		if r.err == nil {
+			r.err = fmt.Errorf("%w: limits flag %d", ErrUnsupported, flag)
+		}
+	}
+}
+
+// blockType skips a block type: 0x40, a value type, or a type index (s33).
+func (r *reader) blockType() {
+	if r.off < len(r.b) {
+		switch r.b[r.off] {
+		case 0x40, 0x7f, 0x7e, 0x7d, 0x7c, 0x7b, 0x70, 0x6f:
+			r.off++
+			return
+		}
+	}
+	r.sleb()
+}
+
+// appendVec adds one element to an encoded vector (its count, then its
+// elements).
+func appendVec(vec, elem []byte) ([]byte, error) {
+	r := &reader{b: vec}
+	n := r.u32()
+	if r.err != nil {
+		return nil, r.err
+	}
+	out := uleb(uint64(n) + 1)
+	out = append(out, vec[r.off:]...)
+	return append(out, elem...), nil
+}
+
+func uleb(v uint64) []byte {
+	var b []byte
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if v != 0 {
+			b = append(b, c|0x80)
+			continue
+		}
+		return append(b, c)
+	}
+}
+
+func sleb(v int64) []byte {
+	var b []byte
+	for {
+		c := byte(v & 0x7f)
+		v >>= 7
+		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
+			return append(b, c)
+		}
+		b = append(b, c|0x80)
+	}
+}
