@@ -8,8 +8,10 @@
 //
 //  1. Prepare: the tool is looked up through the batch's
 //     [registry.ToolSet] ([registry.Registry.Executable]); the arguments
-//     are validated and frozen (a copy nobody can mutate afterwards); the
-//     call gets an opaque correlation token.
+//     are checked against the size and depth limits (Config.ArgumentBytes,
+//     Config.ArgumentDepth) before anything parses them, then validated
+//     and frozen (a copy nobody can mutate afterwards); the call gets an
+//     opaque correlation token.
 //  2. PreExecute: an ordered, extensible waterfall of
 //     [PreExecuteListener]s decides allow, deny (a model-facing reason and
 //     optional [ErrorInfo]) or ask. Listeners cannot rewrite arguments.

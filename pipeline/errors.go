@@ -69,6 +69,13 @@ var (
 	// [CodePostExecuteBlocked].
 	ErrPostExecuteBlocked = errors.New("blocked by post-execute policy")
 
+	// ErrArgumentsTooLarge is wrapped by the [CodeInvalidArguments] failure
+	// of a call whose arguments are over Config.ArgumentBytes.
+	ErrArgumentsTooLarge = errors.New("arguments too large")
+	// ErrArgumentsTooDeep is wrapped by the [CodeInvalidArguments] failure
+	// of a call whose arguments nest deeper than Config.ArgumentDepth.
+	ErrArgumentsTooDeep = errors.New("arguments nested too deeply")
+
 	// ErrNoRegistry is returned by [New] when Config.Registry is nil.
 	ErrNoRegistry = errors.New("pipeline: no registry")
 )

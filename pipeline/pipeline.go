@@ -27,6 +27,20 @@ type Config struct {
 	// 0 means [DefaultMaxParallel]. It does not bound separate
 	// [Pipeline.Call]s: their caller does.
 	MaxParallel int
+	// ArgumentBytes bounds the size in bytes of one call's raw arguments;
+	// 0 means [DefaultArgumentBytes]. It is checked before the arguments
+	// are parsed, for every call (direct calls and program subcalls
+	// alike): a call over it fails with [CodeInvalidArguments] wrapping
+	// [ErrArgumentsTooLarge], and its message names the limit.
+	ArgumentBytes int
+	// ArgumentDepth bounds how deeply one call's arguments nest arrays and
+	// objects (`{}` is one level, `{"a":[1]}` two); 0 means
+	// [DefaultArgumentDepth]. It is checked before the arguments are
+	// parsed, by a scan of the bytes: a call over it fails with
+	// [CodeInvalidArguments] wrapping [ErrArgumentsTooDeep], and its
+	// message names the limit. The registry's parser refuses nesting past
+	// 512 levels whatever this says.
+	ArgumentDepth int
 }
 
 // Pipeline runs tool calls through the shared stages. Policies (listeners,
@@ -36,6 +50,8 @@ type Config struct {
 type Pipeline struct {
 	reg         *registry.Registry
 	maxParallel int
+	argBytes    int
+	argDepth    int
 	prefix      string
 	seq         atomic.Uint64
 
@@ -69,9 +85,27 @@ func New(cfg Config) (*Pipeline, error) {
 	if cfg.MaxParallel == 0 {
 		cfg.MaxParallel = DefaultMaxParallel
 	}
+	if cfg.ArgumentBytes < 0 {
+		return nil, fmt.Errorf("pipeline: negative ArgumentBytes %d", cfg.ArgumentBytes)
+	}
+	if cfg.ArgumentBytes == 0 {
+		cfg.ArgumentBytes = DefaultArgumentBytes
+	}
+	if cfg.ArgumentDepth < 0 {
+		return nil, fmt.Errorf("pipeline: negative ArgumentDepth %d", cfg.ArgumentDepth)
+	}
+	if cfg.ArgumentDepth == 0 {
+		cfg.ArgumentDepth = DefaultArgumentDepth
+	}
 	var b [6]byte
 	_, _ = rand.Read(b[:])
-	p := &Pipeline{reg: cfg.Registry, maxParallel: cfg.MaxParallel, prefix: hex.EncodeToString(b[:]) + "-"}
+	p := &Pipeline{
+		reg:         cfg.Registry,
+		maxParallel: cfg.MaxParallel,
+		argBytes:    cfg.ArgumentBytes,
+		argDepth:    cfg.ArgumentDepth,
+		prefix:      hex.EncodeToString(b[:]) + "-",
+	}
 	p.hooks.Store(&hooks{})
 	return p, nil
 }

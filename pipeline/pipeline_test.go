@@ -929,3 +929,74 @@ func mustSchema(t *testing.T, doc string) *registry.Schema {
 	require.NoError(t, err)
 	return s
 }
+
+// TestPipeline_Call_argumentLimits is the regression test for "tool
+// arguments have no size limit": argument bytes and nesting depth are
+// bounded before the arguments are parsed, for single calls and batches,
+// with a message naming the limit.
+func TestPipeline_Call_argumentLimits(t *testing.T) {
+	nest := func(n int) string { return strings.Repeat("[", n) + strings.Repeat("]", n) }
+	sized := func(n int) string { return `{"s":"` + strings.Repeat("x", n-8) + `"}` }
+	const mib = 1 << 20
+	tests := []struct {
+		name   string
+		cfg    pipeline.Config
+		args   string
+		reason string // "" for success
+		err    error
+	}{
+		{"30 MB", pipeline.Config{}, sized(30 * mib),
+			`tool "t": invalid arguments: arguments are 31457280 bytes, over the 1048576-byte limit`, pipeline.ErrArgumentsTooLarge},
+		{"2 MiB, not even JSON", pipeline.Config{}, `{` + strings.Repeat(`"`, 2*mib),
+			`arguments are 2097153 bytes, over the 1048576-byte limit`, pipeline.ErrArgumentsTooLarge},
+		{"exactly 1 MiB", pipeline.Config{}, sized(mib), "", nil},
+		{"one byte over", pipeline.Config{}, sized(mib + 1), `arguments are 1048577 bytes, over the 1048576-byte limit`, pipeline.ErrArgumentsTooLarge},
+		{"64 levels", pipeline.Config{}, `{"a":` + nest(63) + `}`, "", nil},
+		{"65 levels", pipeline.Config{}, `{"a":` + nest(64) + `}`,
+			`tool "t": invalid arguments: arguments nest deeper than the 64-level limit`, pipeline.ErrArgumentsTooDeep},
+		{"10k levels", pipeline.Config{}, `{"a":` + nest(10_000) + `}`, `deeper than the 64-level limit`, pipeline.ErrArgumentsTooDeep},
+		{"10k levels of objects", pipeline.Config{}, strings.Repeat(`{"a":`, 10_000) + "1" + strings.Repeat("}", 10_000),
+			`deeper than the 64-level limit`, pipeline.ErrArgumentsTooDeep},
+		{"brackets in a string", pipeline.Config{}, `{"a":"` + strings.Repeat("[{", 100) + `"}`, "", nil},
+		{"brackets after an escaped quote", pipeline.Config{}, `{"a":"\"` + strings.Repeat("[", 100) + `"}`, "", nil},
+		{"brackets after an escaped backslash", pipeline.Config{}, `{"a":"\\", "b":` + nest(64) + `}`,
+			`deeper than the 64-level limit`, pipeline.ErrArgumentsTooDeep},
+		{"brackets after a unicode escape", pipeline.Config{}, `{"a":"\u0022` + strings.Repeat("[", 100) + `"}`, "", nil},
+		{"configured bytes", pipeline.Config{ArgumentBytes: 10}, `{"a":"12345"}`,
+			`arguments are 13 bytes, over the 10-byte limit`, pipeline.ErrArgumentsTooLarge},
+		{"configured depth", pipeline.Config{ArgumentDepth: 2}, `{"a":[[1]]}`,
+			`arguments nest deeper than the 2-level limit`, pipeline.ErrArgumentsTooDeep},
+		{"configured depth, within", pipeline.Config{ArgumentDepth: 2}, `{"a":[1],"b":{"c":2}}`, "", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			ran := 0
+			p := newPipeline(t, tc.cfg, rawTool("t", func(context.Context, json.RawMessage, *registry.Exec) (any, error) {
+				ran++
+				return "ok", nil
+			}, parallel))
+			single := p.Call(bg, call("t", tc.args), pipeline.Env{})
+			batch := p.Execute(bg, pipeline.Batch{Calls: []pipeline.RawCall{call("t", tc.args)}})[0]
+			for _, o := range []*pipeline.Outcome{single, batch} {
+				if tc.reason == "" {
+					require.True(t, o.OK(), o.Reason())
+					continue
+				}
+				assert.Equal(t, pipeline.CodeInvalidArguments, o.Code())
+				assert.ErrorIs(t, o.Err(), registry.ErrInvalidArguments)
+				assert.ErrorIs(t, o.Err(), tc.err)
+				assert.Contains(t, o.Reason(), tc.reason)
+				assert.Less(t, len(o.Reason()), 200)
+			}
+			if tc.reason != "" {
+				assert.Zero(t, ran)
+			}
+		})
+	}
+
+	for _, cfg := range []pipeline.Config{{ArgumentBytes: -1}, {ArgumentDepth: -1}} {
+		cfg.Registry = registry.New()
+		_, err := pipeline.New(cfg)
+		assert.Error(t, err)
+	}
+}

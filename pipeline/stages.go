@@ -15,8 +15,9 @@ import (
 // postExecute, finalize and result. run strings them together; each is a
 // method of its own so it can be tested alone.
 
-// prepare looks the tool up through env's tool set, validates and freezes
-// the arguments and assigns a correlation token.
+// prepare looks the tool up through env's tool set, checks the argument
+// limits, validates and freezes the arguments and assigns a correlation
+// token.
 func (p *Pipeline) prepare(call RawCall, env Env) *Invocation {
 	inv := &Invocation{p: p, env: env, id: call.ID, name: call.Name}
 	p.setToken(inv)
@@ -24,8 +25,11 @@ func (p *Pipeline) prepare(call RawCall, env Env) *Invocation {
 	t, err := p.reg.Executable(call.Name, env.Agent, env.ToolSet)
 	if err == nil {
 		inv.tool = t
+		err = p.checkArguments(call.Name, call.Arguments)
+	}
+	if err == nil {
 		var c *registry.Call
-		if c, err = t.Prepare(call.Arguments); err == nil {
+		if c, err = inv.tool.Prepare(call.Arguments); err == nil {
 			inv.call = c
 			if t.HasPresentation() {
 				inv.present = presentCall(c)

@@ -1,0 +1,99 @@
+package pipeline
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/ptchost/ptc/registry"
+)
+
+// The default argument limits (DESIGN.md, "Limits").
+const (
+	// DefaultArgumentBytes is the default of Config.ArgumentBytes: 1 MiB.
+	DefaultArgumentBytes = 1 << 20
+	// DefaultArgumentDepth is the default of Config.ArgumentDepth.
+	DefaultArgumentDepth = 64
+)
+
+// limitError is the cause of a call refused by an argument limit: its
+// message is the model-facing sentence, and it matches its sentinel.
+type limitError struct {
+	msg      string
+	sentinel error
+}
+
+func (e *limitError) Error() string { return e.msg }
+
+func (e *limitError) Unwrap() error { return e.sentinel }
+
+// checkArguments refuses raw arguments over the pipeline's size or depth
+// limit, before anything parses them. It returns a [registry.Error] with
+// [CodeInvalidArguments], or nil.
+func (p *Pipeline) checkArguments(name string, raw []byte) error {
+	var le *limitError
+	switch {
+	case len(raw) > p.argBytes:
+		le = &limitError{
+			msg:      fmt.Sprintf("arguments are %d bytes, over the %d-byte limit", len(raw), p.argBytes),
+			sentinel: ErrArgumentsTooLarge,
+		}
+	case deeper(raw, p.argDepth):
+		le = &limitError{
+			msg:      fmt.Sprintf("arguments nest deeper than the %d-level limit", p.argDepth),
+			sentinel: ErrArgumentsTooDeep,
+		}
+	default:
+		return nil
+	}
+	return &registry.Error{Code: registry.CodeInvalidArguments, Tool: name, Err: fmt.Errorf("invalid arguments: %w", le)}
+}
+
+// deeper reports whether the JSON text b opens more than limit arrays and
+// objects inside one another. It is a scan of the bytes, not a parse:
+// brackets inside strings (escapes included) do not count, it stops at the
+// first bracket over the limit, and malformed text is left to the parser.
+func deeper(b []byte, limit int) bool {
+	if len(b) <= limit {
+		return false // too short to hold limit+1 brackets
+	}
+	depth := 0
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '"':
+			end := stringEnd(b, i)
+			if end < 0 {
+				return false // unterminated string: the parser refuses it
+			}
+			i = end
+		case '[', '{':
+			if depth++; depth > limit {
+				return true
+			}
+		case ']', '}':
+			depth--
+		}
+	}
+	return false
+}
+
+// stringEnd returns the index of the quote that closes the JSON string
+// opening at b[start], or -1 if there is none.
+func stringEnd(b []byte, start int) int {
+	i := start
+	for {
+		j := bytes.IndexByte(b[i+1:], '"')
+		if j < 0 {
+			return -1
+		}
+		i += 1 + j
+		// The quote is escaped when an odd number of backslashes precede
+		// it. Each run is counted once: runs end at the quotes between them.
+		n := 0
+		for k := i - 1; k > start && b[k] == '\\'; k-- {
+			n++
+		}
+		if n%2 == 0 {
+			return i
+		}
+	}
+}
