@@ -51,7 +51,7 @@ type Invocation struct {
 	tool    *registry.Tool
 	call    *registry.Call
 	raw     json.RawMessage // frozen copy, only when preparation failed
-	present any             // the tool's call presentation descriptor
+	present *presentation   // only for a tool that declares one
 	err     *Error          // preparation failure
 	fresh   bool            // prepared just now: no lookup again before running
 	ran     atomic.Bool
@@ -108,7 +108,19 @@ func (inv *Invocation) Args() any {
 // metadata for host-local consumers (a user interface's tool card, a
 // transcript), never shown to the model. It is nil when the tool declares
 // no PresentCall, preparation failed, or PresentCall panicked.
-func (inv *Invocation) PresentCall() any { return inv.present }
+func (inv *Invocation) PresentCall() any {
+	if inv.present == nil {
+		return nil
+	}
+	return inv.present.call
+}
+
+// presentation holds the presentation descriptors of a call whose tool
+// declares PresentCall or PresentResult.
+type presentation struct {
+	call   any // set by prepare
+	result any // set by stages, after a success
+}
 
 // Mode returns the call's execution mode; [registry.Serial] when
 // preparation failed.

@@ -30,6 +30,13 @@ func (e *limitError) Unwrap() error { return e.sentinel }
 // limit, before anything parses them. It returns a [registry.Error] with
 // [CodeInvalidArguments], or nil.
 func (p *Pipeline) checkArguments(name string, raw []byte) error {
+	if len(raw) <= p.argShort {
+		return nil // within the size limit, and too short to nest too deep
+	}
+	return p.checkLongArguments(name, raw)
+}
+
+func (p *Pipeline) checkLongArguments(name string, raw []byte) error {
 	var le *limitError
 	switch {
 	case len(raw) > p.argBytes:

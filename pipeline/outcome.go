@@ -18,7 +18,6 @@ type Outcome struct {
 	value    any
 	content  []registry.Part
 	context  []registry.Part
-	present  any
 	duration time.Duration
 }
 
@@ -97,7 +96,12 @@ func (o *Outcome) Content() []registry.Part {
 // consumers, never shown to the model. It is nil on failure, when the tool
 // declares no PresentResult, or when PresentResult failed or panicked. The
 // call's own descriptor is [Invocation.PresentCall].
-func (o *Outcome) PresentResult() any { return o.present }
+func (o *Outcome) PresentResult() any {
+	if o.inv.present == nil {
+		return nil
+	}
+	return o.inv.present.result
+}
 
 // Context returns the extra context parts post-execute listeners attached,
 // in order; they go after the content. The slice is a copy.

@@ -52,6 +52,7 @@ type Pipeline struct {
 	maxParallel int
 	argBytes    int
 	argDepth    int
+	argShort    int // arguments this short are within both limits
 	prefix      string
 	seq         atomic.Uint64
 
@@ -104,6 +105,7 @@ func New(cfg Config) (*Pipeline, error) {
 		maxParallel: cfg.MaxParallel,
 		argBytes:    cfg.ArgumentBytes,
 		argDepth:    cfg.ArgumentDepth,
+		argShort:    min(cfg.ArgumentBytes, cfg.ArgumentDepth),
 		prefix:      hex.EncodeToString(b[:]) + "-",
 	}
 	p.hooks.Store(&hooks{})

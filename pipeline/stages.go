@@ -32,7 +32,7 @@ func (p *Pipeline) prepare(call RawCall, env Env) *Invocation {
 		if c, err = inv.tool.Prepare(call.Arguments); err == nil {
 			inv.call = c
 			if t.HasPresentation() {
-				inv.present = presentCall(c)
+				inv.present = &presentation{call: presentCall(c)}
 			}
 			return inv
 		}
@@ -142,8 +142,8 @@ func (p *Pipeline) stages(ctx context.Context, h *hooks, inv *Invocation) *Error
 		return e
 	}
 	inv.out.value, inv.out.content, inv.out.context = r.value, content, r.context
-	if inv.tool.HasPresentation() {
-		inv.out.present = presentResult(inv.call, r.value, content)
+	if inv.present != nil {
+		inv.present.result = presentResult(inv.call, r.value, content)
 	}
 	return nil
 }

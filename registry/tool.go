@@ -354,10 +354,15 @@ func (t *Tool) Validate(raw json.RawMessage) error {
 // encoded with encoding/json) must match it. Without an output schema every
 // value passes, at no cost. The error is an [*OutputError] naming each
 // violation's path and what was expected there.
-func (t *Tool) ValidateOutput(value any) error {
+func (t *Tool) ValidateOutput(value any) (err error) {
 	if t.outValidator == nil {
 		return nil
 	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = &OutputError{Tool: t.name, Err: fmt.Errorf("validator panicked: %v", r)}
+		}
+	}()
 	raw, ok := value.(json.RawMessage)
 	if !ok {
 		b, err := json.Marshal(value)

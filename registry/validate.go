@@ -41,7 +41,7 @@ func compileSchema(url string, doc []byte) (*jsonschema.Schema, error) {
 func validateArgs(tool string, fast *checker, sch *jsonschema.Schema, raw []byte) (v any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			v, err = nil, &Error{Code: CodeInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: parser panicked: %v", r)}
+			v, err = nil, &Error{Code: CodeInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: validator panicked: %v", r)}
 		}
 	}()
 	v, err = parseJSON(raw)
@@ -60,13 +60,9 @@ func validateArgs(tool string, fast *checker, sch *jsonschema.Schema, raw []byte
 
 // validate checks the parsed value v against sch, after trying the DSL
 // checker fast, if any. It returns the violations (nil when v is valid), or
-// an error when the validator could not decide. It never panics.
+// an error when the validator could not decide. Its callers recover from a
+// panic of the validator.
 func validate(fast *checker, sch *jsonschema.Schema, v any) (issues []Issue, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			issues, err = nil, fmt.Errorf("validator panicked: %v", r)
-		}
-	}()
 	if fast != nil && fast.check(v) == accept {
 		return nil, nil
 	}
