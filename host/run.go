@@ -193,7 +193,7 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 		r.deferred = &deferredCall{ctx: ctx, id: id, env: errEnvelope("INVALID_ARGUMENTS", "subcall arguments are not valid JSON")}
 		return id
 	}
-	r.deferred = &deferredCall{ctx: ctx, id: id, call: Call{Seq: seq, Name: callName(name), Args: json.RawMessage(args)}}
+	r.deferred = &deferredCall{ctx: ctx, id: id, call: Call{Seq: seq, Name: callName(name), Args: json.RawMessage(wellFormed(args))}}
 	return id
 }
 
@@ -465,7 +465,7 @@ func (r *run) fillOK(out *Outcome) {
 			out.Kind, out.Message = KindInternal, "guest returned malformed JSON"
 			return
 		}
-		out.Kind, out.ReturnValue = KindOK, json.RawMessage(v)
+		out.Kind, out.ReturnValue = KindOK, json.RawMessage(wellFormed(v))
 		return
 	}
 	if string(d) == "{}" {
