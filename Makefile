@@ -1,4 +1,5 @@
 # ptc — see README.md. Targets: build run test lint fuzz bench guest guest-check clean.
+# make soak: minutes of runaway programs, cancel cycles and Close under load (soak_test.go; PTC_SOAK_DURATION=10m make soak).
 SHELL := /bin/bash
 GO ?= go
 GUEST_DIR := guest/quickjs
@@ -6,14 +7,14 @@ GUEST_WASM := $(GUEST_DIR)/build/ptc-quickjs.wasm
 GUEST_INPUTS := $(GUEST_DIR)/build.sh $(wildcard $(GUEST_DIR)/csrc/*.c) $(wildcard $(GUEST_DIR)/csrc/*.patch)
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHSTAT := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
-FUZZTIME ?= 20s
+FUZZTIME ?= 60s
 EXAMPLE ?= testdata/programs/fanout.js
 EXAMPLE_TOOLS ?= testdata/tools/weather.json
 
 TSC_DIR := sdkgen/tsc
 TSC := $(TSC_DIR)/node_modules/.bin/tsc
 
-.PHONY: build run test lint fuzz bench guest guest-check tsc clean
+.PHONY: build run test lint fuzz soak bench guest guest-check tsc clean
 
 guest: $(GUEST_WASM)
 
@@ -52,12 +53,18 @@ lint: $(GUEST_WASM)
 
 # Every fuzz target, FUZZTIME each: the guest boundary (FuzzABI), the SDK
 # in the guest (FuzzPrelude), and the parsers the guest or a user reaches.
-FUZZ_TARGETS := ./host:FuzzABI .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection
+FUZZ_TARGETS := ./host:FuzzABI .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./host:FuzzProgram
 
 fuzz: $(GUEST_WASM)
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		echo "fuzz $$t"; $(GO) test $${t%%:*} -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME); \
 	done
+
+# Not part of make test: runaways beside well-behaved programs, start/cancel
+# cycles, Close under load; figures and the issue 10 targets. Env vars
+# (PTC_SOAK_DURATION, PTC_SOAK_KINDS, ...) are described in soak_test.go.
+soak: $(GUEST_WASM)
+	$(GO) test -tags soak -run '^TestSoak$$' -timeout 30m -v -count=1 .
 
 bench: $(GUEST_WASM)
 	$(GO) test -run '^$$' -bench . -count 5 ./... | tee bench.txt
