@@ -294,7 +294,7 @@ console.log("x\udfff\ud800y\ud83d\ude00");
 return "r\udfff"`})
 	require.Equal(t, host.KindOK, out.Kind, out.Text())
 	require.Equal(t, []string{"x\uFFFD\uFFFDy\U0001F600"}, out.Output)
-	require.Equal(t, `"r\ufffd"`, string(out.ReturnValue))
+	require.Equal(t, "\"r\uFFFD\"", string(out.ReturnValue))
 	require.Equal(t, []string{"{\"k\uFFFD\":\"a\uFFFD\uFFFDb\U0001F600\"}"}, rec.args)
 }
 

@@ -516,6 +516,11 @@ func (r *run) exec(ctx context.Context, mod api.Module, src string) error {
 	if err != nil || ptr == 0 {
 		return err
 	}
+	if lim := mod.ExportedFunction("ptc_limits"); lim != nil {
+		if _, err := lim.Call(ctx, uint64(r.lim.ArgumentBytes), uint64(r.lim.ArgumentDepth)); err != nil {
+			return err
+		}
+	}
 	_, err = runFn.Call(ctx, uint64(ptr), uint64(len(src)), r.lim.MemoryBytes, uint64(r.lim.StackBytes))
 	return err
 }

@@ -16,6 +16,11 @@ const (
 	DefaultInFlight    = 32
 	DefaultResultBytes = 1 << 20
 	DefaultErrorBytes  = 8 << 10
+	// DefaultArgumentBytes and DefaultArgumentDepth bound a subcall's
+	// arguments as the guest serialises them (the pipeline applies the
+	// same defaults to every call).
+	DefaultArgumentBytes = 1 << 20
+	DefaultArgumentDepth = 64
 
 	// wasmStackBytes is the C stack the guest is linked with; the JS stack
 	// limit must stay below it.
@@ -45,6 +50,12 @@ type Limits struct {
 	// ErrorBytes bounds an error's message and its stack, each; a longer
 	// one is cut and ends with "… [N more bytes]".
 	ErrorBytes int
+	// ArgumentBytes and ArgumentDepth bound a subcall's arguments: the
+	// guest refuses larger or deeper ones (a ToolError with code
+	// INVALID_ARGUMENTS the program can catch) before any copy reaches the
+	// host. ArgumentDepth is at most 1000.
+	ArgumentBytes int
+	ArgumentDepth int
 }
 
 // WithDefaults returns l with every zero field set to its default.
@@ -76,6 +87,12 @@ func (l Limits) WithDefaults() Limits {
 	if l.ErrorBytes <= 0 {
 		l.ErrorBytes = DefaultErrorBytes
 	}
+	if l.ArgumentBytes <= 0 {
+		l.ArgumentBytes = DefaultArgumentBytes
+	}
+	if l.ArgumentDepth <= 0 {
+		l.ArgumentDepth = DefaultArgumentDepth
+	}
 	return l
 }
 
@@ -89,6 +106,9 @@ func (l Limits) Validate() error {
 	}
 	if l.MemoryBytes > 3<<30 {
 		return fmt.Errorf("host: memory limit %d bytes: at most 3 GiB", l.MemoryBytes)
+	}
+	if l.ArgumentDepth > 1000 {
+		return fmt.Errorf("host: argument depth limit %d: at most 1000", l.ArgumentDepth)
 	}
 	if l.MemoryBytes < 1<<20 {
 		return fmt.Errorf("host: memory limit %d bytes: at least 1 MiB", l.MemoryBytes)

@@ -3,7 +3,7 @@ package host
 import "bytes"
 
 // wellFormed returns JSON text js with every escaped unpaired surrogate
-// (\uD800–\uDFFF not part of a pair) replaced by \ufffd, so that the
+// (\uD800–\uDFFF not part of a pair) replaced by U+FFFD itself, so that the
 // JSON a guest sends (a program's return value, a subcall's arguments)
 // follows the one rule DESIGN.md fixes for text: one U+FFFD per unpaired
 // surrogate. js must be valid JSON; it is returned as is, without
@@ -13,6 +13,7 @@ func wellFormed(js []byte) []byte {
 		return js
 	}
 	var out []byte
+	done := 0 // js[:done] is in out
 	for i := 0; i < len(js); i++ {
 		if js[i] != '\\' || i+1 >= len(js) {
 			continue
@@ -32,16 +33,15 @@ func wellFormed(js []byte) []byte {
 				continue
 			}
 		}
-		if out == nil {
-			out = append([]byte(nil), js...)
-		}
-		copy(out[i+2:i+6], "fffd")
+		out = append(out, js[done:i]...)
+		out = append(out, "\uFFFD"...)
+		done = i + 6
 		i += 5
 	}
-	if out == nil {
+	if done == 0 {
 		return js
 	}
-	return out
+	return append(out, js[done:]...)
 }
 
 // hex4 decodes the four hex digits at js[i:i+4].

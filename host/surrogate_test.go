@@ -9,14 +9,14 @@ import (
 func TestWellFormed(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
 		{`"plain"`, `"plain"`},
-		{`"\ud800"`, `"\ufffd"`},
-		{`"\uDFFF"`, `"\ufffd"`},
-		{`"\ud83d\ude00"`, `"\ud83d\ude00"`},             // a pair stays
-		{`"\ud83d\ud83d\ude00"`, `"\ufffd\ud83d\ude00"`}, // lone high, then a pair
-		{`"\ude00\ud83d"`, `"\ufffd\ufffd"`},             // reversed: both lone
-		{`"\\ud800"`, `"\\ud800"`},                       // an escaped backslash, not an escape
-		{`{"\udc00":["\u0041","x\ud800y"]}`, `{"\ufffd":["\u0041","x\ufffdy"]}`},
-		{`"\ud800\u0041"`, `"\ufffd\u0041"`},
+		{`"\ud800"`, "\"\uFFFD\""},
+		{`"\uDFFF"`, "\"\uFFFD\""},
+		{`"\ud83d\ude00"`, `"\ud83d\ude00"`},                 // a pair stays
+		{`"\ud83d\ud83d\ude00"`, "\"\uFFFD\\ud83d\\ude00\""}, // lone high, then a pair
+		{`"\ude00\ud83d"`, "\"\uFFFD\uFFFD\""},               // reversed: both lone
+		{`"\\ud800"`, `"\\ud800"`},                           // an escaped backslash, not an escape
+		{`{"\udc00":["\u0041","x\ud800y"]}`, "{\"\uFFFD\":[\"\\u0041\",\"x\uFFFDy\"]}"},
+		{`"\ud800\u0041"`, "\"\uFFFD\\u0041\""},
 	} {
 		if got := string(wellFormed([]byte(c.in))); got != c.want {
 			t.Errorf("wellFormed(%s) = %s, want %s", c.in, got, c.want)

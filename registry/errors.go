@@ -44,12 +44,6 @@ var (
 	ErrStaleToolSet = errors.New("tool set is stale")
 	// ErrToolSetDisposed is wrapped when a disposed [ToolSet] is used.
 	ErrToolSetDisposed = errors.New("tool set is disposed")
-	// ErrResolving was returned by [Registry.Register] and
-	// [Registry.Restrict] while a [Registry.Resolve] evaluated conditions.
-	//
-	// Deprecated: resolution works on a snapshot and refuses nothing; no
-	// function returns ErrResolving any more.
-	ErrResolving = errors.New("registration refused during tool set resolution")
 	// ErrInvalidDefinition is wrapped by [Define] and [ParseJSONSchema] when a
 	// definition or schema is malformed.
 	ErrInvalidDefinition = errors.New("invalid tool definition")

@@ -38,6 +38,7 @@ enum {
 
 void JS_PtcSeedRandom(JSContext *ctx, uint64_t seed); // random-seed.patch
 JSValue JS_PtcNewPromise(JSContext *ctx);               // promise-settle.patch
+JSValue JS_PtcUnbox(JSContext *ctx, JSValueConst v);     // unbox.patch
 void JS_PtcSettlePromise(JSContext *ctx, JSValueConst promise, JSValueConst value, bool is_reject);
 
 static JSRuntime *rt;
@@ -160,7 +161,14 @@ static const char bootstrap[] =
     "  const console = freeze({ log: write, info: write, warn: write, error: write, debug: write });\n"
     "  defineProperty(globalThis, 'console', { value: console, writable: false, enumerable: false, configurable: false });\n"
     "  class ToolError extends Error {\n"
-    "    constructor(tool, code, message) { super(message); this.name = 'ToolError'; this.code = code; this.tool = tool; }\n"
+    "    constructor(tool, code, message) {\n"
+    "      super(message);\n"
+    "      // Defined, not assigned: setters or read-only properties a program\n"
+    "      // put on the prototype must not break a subcall's rejection.\n"
+    "      defineProperty(this, 'name', { value: 'ToolError', writable: true, enumerable: false, configurable: true });\n"
+    "      defineProperty(this, 'code', { value: code, writable: true, enumerable: true, configurable: true });\n"
+    "      defineProperty(this, 'tool', { value: tool, writable: true, enumerable: true, configurable: true });\n"
+    "    }\n"
     "  }\n"
     "  defineProperty(ToolError.prototype, 'name', { value: 'ToolError', writable: true, enumerable: false, configurable: true });\n"
     "  defineProperty(globalThis, '__ptc_call', { value: native.call, writable: false, enumerable: false, configurable: false });\n"
@@ -188,6 +196,15 @@ static const char bootstrap[] =
     "  const keep = [{}, { '': 0 }, Object.create(Function.prototype)];\n"
     "  return [settle, describe, Str, keep, toolError, dateJSON];\n"
     "})\n";
+
+// --- bulk memory ---
+
+// wasi-libc as Debian builds it copies and fills memory in loops; built
+// with -mbulk-memory, these are single instructions the runtime executes
+// natively (and that need no fuel checks: see host/internal/fuel).
+void *memcpy(void *restrict dst, const void *restrict src, size_t n) { return __builtin_memcpy(dst, src, n); }
+void *memmove(void *dst, const void *src, size_t n) { return __builtin_memmove(dst, src, n); }
+void *memset(void *dst, int c, size_t n) { return __builtin_memset(dst, c, n); }
 
 // --- out of memory: reported to the host, then the run ends ---
 
@@ -230,18 +247,23 @@ static size_t m_usable(const void *ptr) { return malloc_usable_size((void *)ptr)
 
 static const JSMallocFunctions malloc_funcs = {m_calloc, m_malloc, m_free, m_realloc, m_usable};
 
+// halt ends the run at once when the host asked for a stop (deadline,
+// cancellation, output or subcall limit): the host knows why and keeps the
+// output, and discards the instance, so nothing needs unwinding. A trap
+// also leaves nothing the program could catch or delay (a finally block, a
+// deep stack to unwind).
+static _Noreturn void halt(void) { __builtin_trap(); }
+
 static int interrupt_handler(JSRuntime *r, void *opaque) {
     (void)r;
     (void)opaque;
-    return host_interrupted() != 0;
+    if (host_interrupted() != 0) halt();
+    return 0;
 }
 
-// stop throws the uncatchable error QuickJS uses for interrupts, so the
-// program cannot swallow a stop the host asked for.
 static JSValue stop(JSContext *c) {
-    JSValue err = JS_NewInternalError(c, "interrupted");
-    JS_SetUncatchableError(c, err);
-    return JS_Throw(c, err);
+    (void)c;
+    halt();
 }
 
 // --- text and JSON for the host ---
@@ -321,6 +343,15 @@ static int json_quote_value(JSContext *c, DynBuf *b, JSValueConst v) {
 
 #define ARGS_MAX_DEPTH 1000
 
+// The run's argument limits (host.Limits ArgumentBytes and ArgumentDepth),
+// set by ptc_limits before ptc_run; the pipeline applies its own too.
+static uint32_t args_bytes_limit = 1 << 20, args_depth_limit = 64;
+
+EXPORT("ptc_limits") void ptc_limits(uint32_t bytes, uint32_t depth) {
+    if (bytes) args_bytes_limit = bytes;
+    if (depth) args_depth_limit = depth < ARGS_MAX_DEPTH ? depth : ARGS_MAX_DEPTH;
+}
+
 // ser serialises tool arguments as JSON.stringify does for plain data: own
 // enumerable string-keyed properties in order, undefined, functions and
 // symbols left out of objects (null in arrays), non-finite numbers as
@@ -336,6 +367,8 @@ struct ser {
     const char *keys[ARGS_MAX_DEPTH]; // their keys (NULL: an index)
     int64_t idx[ARGS_MAX_DEPTH];
     const char *problem;              // set when the value is refused
+    int limit;                        // the problem is a limit: no path
+    char msg[96];
 };
 
 enum { SER_OK = 0, SER_OMIT = 1, SER_FAIL = -1 };
@@ -351,8 +384,10 @@ static int ser_object(struct ser *s, JSValueConst v) {
             return SER_FAIL;
         }
     }
-    if (s->depth >= ARGS_MAX_DEPTH) {
-        s->problem = "is nested more than 1000 levels deep";
+    if (s->depth >= (int)args_depth_limit) {
+        snprintf(s->msg, sizeof s->msg, "arguments nest deeper than the %u-level limit", args_depth_limit);
+        s->problem = s->msg;
+        s->limit = 1;
         return SER_FAIL;
     }
     int d = s->depth++;
@@ -467,7 +502,13 @@ static int ser_value(struct ser *s, JSValueConst v) {
     case JS_TAG_UNDEFINED:
     case JS_TAG_SYMBOL:
         return SER_OMIT;
-    case JS_TAG_OBJECT:
+    case JS_TAG_OBJECT: {
+        JSValue prim = JS_PtcUnbox(c, v); // new Number(1), new String("a"), ...
+        if (!JS_IsUninitialized(prim)) {
+            int r = ser_value(s, prim);
+            JS_FreeValue(c, prim);
+            return r;
+        }
         if (JS_IsFunction(c, v)) return SER_OMIT;
         if (JS_IsDate(v)) {
             JSValue iso = JS_Call(c, date_json_fn, JS_UNDEFINED, 1, &v);
@@ -478,6 +519,7 @@ static int ser_value(struct ser *s, JSValueConst v) {
             break;
         }
         return ser_object(s, v);
+    }
     default:
         if (JS_IsBigInt(v)) {
             s->problem = "is a BigInt (convert it to a number or a string)";
@@ -487,6 +529,12 @@ static int ser_value(struct ser *s, JSValueConst v) {
         return SER_FAIL;
     }
     out_of_memory_if(s->b.error);
+    if (s->b.size > args_bytes_limit) {
+        snprintf(s->msg, sizeof s->msg, "arguments are over the %u-byte limit", args_bytes_limit);
+        s->problem = s->msg;
+        s->limit = 1;
+        return SER_FAIL;
+    }
     return SER_OK;
 }
 
@@ -505,6 +553,13 @@ static int is_identifier(const char *k) {
 static JSValue ser_problem(struct ser *s) {
     DynBuf m;
     dbuf_init(&m);
+    if (s->limit) {
+        for (int i = 0; i < s->depth; i++)
+            if (s->keys[i]) JS_FreeCString(s->c, s->keys[i]);
+        JSValue msg = JS_NewString(s->c, s->problem);
+        dbuf_free(&m);
+        return msg;
+    }
     dbuf_putstr(&m, "tool arguments must be JSON data: args");
     for (int i = 0; i < s->depth; i++) {
         const char *k = s->keys[i];
@@ -543,6 +598,7 @@ static int serialise_args(JSContext *c, JSValueConst args, DynBuf *b, JSValue *p
     s->c = c;
     s->depth = 0;
     s->problem = NULL;
+    s->limit = 0;
     dbuf_init(&s->b);
     int r = ser_value(s, args);
     if (r == SER_OMIT) {
@@ -929,10 +985,7 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
             return 0;
         }
         int64_t w = host_call_wait();
-        if (w < 0) {
-            finish_lit(KIND_STOPPED, "{\"message\":\"interrupted\",\"stack\":\"\"}");
-            return 0;
-        }
+        if (w < 0) halt();
         int32_t id = (int32_t)(w >> 32);
         uint32_t rlen = (uint32_t)(w & 0xffffffffu);
         char *buf = malloc(rlen + 1);
@@ -940,11 +993,7 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
             finish_lit(KIND_INTERNAL, "{\"message\":\"out of memory receiving a subcall result\",\"stack\":\"\"}");
             return 0;
         }
-        if (host_call_read(id, buf, rlen) != 0) {
-            free(buf);
-            finish_lit(KIND_STOPPED, "{\"message\":\"interrupted\",\"stack\":\"\"}");
-            return 0;
-        }
+        if (host_call_read(id, buf, rlen) != 0) halt();
         int r2 = settle(id, buf, rlen);
         free(buf);
         if (r2 < 0) {

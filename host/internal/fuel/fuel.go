@@ -22,6 +22,7 @@ package fuel
 import (
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Options configure Instrument.
@@ -199,8 +200,12 @@ type module struct {
 // body is what analyse learnt of one function body.
 type body struct {
 	raw      []byte
+	groups   uint32   // local declaration groups
+	first    int      // offset of the first group
+	locals   uint32   // locals declared
 	code     int      // offset of the first instruction
 	loops    []int    // offsets just after each loop's block type
+	bulk     []int    // offsets of memory.copy and memory.fill
 	calls    []uint32 // direct callees
 	indirect []uint32 // type indices of indirect calls
 	entry    bool     // charge the entry: the function may recurse
@@ -306,19 +311,41 @@ func (m *module) readNames(r *reader) {
 	}
 }
 
-// check is the code inserted at a loop or function start:
+// check is the code inserted at a loop or function start, with t a local
+// of the function's added for it:
 //
-//	global.get $fuel; i32.eqz; if; call $refill; end
-//	global.get $fuel; i32.const -1; i32.add; global.set $fuel
-func (m *module) check() []byte {
+//	global.get $fuel; i32.const 1; i32.sub; local.tee t; global.set $fuel
+//	local.get t; i32.eqz; if; call $refill; end
+//
+// (one read and one write of the global, in one basic block).
+func (m *module) check(t uint32) []byte {
 	g := uleb(uint64(m.importedGlobals + m.globals))
 	f := uleb(uint64(m.importedFuncs + m.funcs))
+	l := uleb(uint64(t))
 	var b []byte
-	b = append(append(append(b, 0x23), g...), 0x45, 0x04, 0x40, 0x10)
-	b = append(append(b, f...), 0x0b)
-	b = append(append(b, 0x23), g...)
-	b = append(b, 0x41, 0x7f, 0x6a, 0x24)
-	return append(b, g...)
+	b = append(append(append(b, 0x23), g...), 0x41, 0x01, 0x6b, 0x22)
+	b = append(append(append(b, l...), 0x24), g...)
+	b = append(append(append(b, 0x20), l...), 0x45, 0x04, 0x40, 0x10)
+	return append(append(b, f...), 0x0b)
+}
+
+// bulkLimit is the length from which a memory.copy or memory.fill polls
+// the host first: one such instruction copies or fills up to gigabytes in
+// one step, which no loop counts.
+const bulkLimit = 1 << 20
+
+// bulkCheck is the code inserted before memory.copy and memory.fill, whose
+// length is on top of the stack:
+//
+//	local.tee t; local.get t; i32.const bulkLimit; i32.ge_u; if; call $refill; end
+func (m *module) bulkCheck(t uint32) []byte {
+	f := uleb(uint64(m.importedFuncs + m.funcs))
+	l := uleb(uint64(t))
+	b := append([]byte{0x22}, l...)
+	b = append(append(b, 0x20), l...)
+	b = append(append(b, 0x41), sleb(bulkLimit)...)
+	b = append(b, 0x4f, 0x04, 0x40, 0x10)
+	return append(append(b, f...), 0x0b)
 }
 
 // refill is the body of the added function:
@@ -357,6 +384,14 @@ func (m *module) analyse(secs []section) error {
 				return fmt.Errorf("fuel: function %d: %w", m.importedFuncs+i, err)
 			}
 			m.bodies = append(m.bodies, b)
+		}
+	}
+	if len(m.funcType) != int(m.importedFuncs+m.funcs) {
+		return fmt.Errorf("fuel: invalid module: %d function types for %d functions", len(m.funcType), m.importedFuncs+m.funcs)
+	}
+	for f, t := range m.funcType {
+		if int(t) >= len(m.sigs) {
+			return fmt.Errorf("fuel: invalid module: function %d has type %d of %d", f, t, len(m.sigs))
 		}
 	}
 	skip := make(map[string]bool, len(m.opt.SkipLoops))
@@ -517,10 +552,14 @@ func components(succ [][]int, removed []bool) [][]int {
 func walk(raw []byte) (body, error) {
 	b := body{raw: raw}
 	r := &reader{b: raw}
-	groups := r.u32()
-	for i := uint32(0); i < groups && r.err == nil; i++ {
-		r.u32()
+	b.groups = r.u32()
+	b.first = r.off
+	for i := uint32(0); i < b.groups && r.err == nil; i++ {
+		b.locals += r.u32()
 		r.byte()
+	}
+	if b.locals >= 50000 {
+		return b, fmt.Errorf("%w: %d locals", ErrUnsupported, b.locals)
 	}
 	b.code = r.off
 	for !r.done() {
@@ -530,6 +569,10 @@ func walk(raw []byte) (body, error) {
 			return b, err
 		}
 		switch op {
+		case 0xfc:
+			if sub := (&reader{b: raw, off: start}).u32(); sub == 10 || sub == 11 {
+				b.bulk = append(b.bulk, start-1)
+			}
 		case 0x03:
 			b.loops = append(b.loops, r.off)
 		case 0x10:
@@ -544,28 +587,57 @@ func walk(raw []byte) (body, error) {
 // code rewrites the code section: every body gets its checks, and the
 // refill function's body is appended.
 func (m *module) code(_ []byte) ([]byte, error) {
-	check := m.check()
 	out := uleb(uint64(len(m.bodies) + 1))
-	for _, b := range m.bodies {
-		var at []int // offsets where check goes
+	for i, b := range m.bodies {
+		type site struct {
+			off  int
+			bulk bool
+		}
+		var at []site // where checks go, in order
 		if b.entry {
-			at = append(at, b.code)
+			at = append(at, site{off: b.code})
 		}
-		at = append(at, b.loops...)
-		nb := make([]byte, 0, len(b.raw)+len(at)*len(check))
-		prev := 0
-		for _, off := range at {
-			nb = append(nb, b.raw[prev:off]...)
-			nb = append(nb, check...)
-			prev = off
+		for _, off := range b.loops {
+			at = append(at, site{off: off})
 		}
-		nb = append(nb, b.raw[prev:]...)
+		for _, off := range b.bulk {
+			at = append(at, site{off: off, bulk: true})
+		}
+		slices.SortStableFunc(at, func(x, y site) int { return x.off - y.off })
+		nb := b.raw
+		if len(at) > 0 {
+			// One more local, the checks' temporary: its index follows the
+			// parameters and the declared locals.
+			t := m.params(m.importedFuncs+uint32(i)) + b.locals
+			check, bulk := m.check(t), m.bulkCheck(t)
+			nb = make([]byte, 0, len(b.raw)+8+len(at)*len(check))
+			nb = append(nb, uleb(uint64(b.groups)+1)...)
+			nb = append(nb, b.raw[b.first:b.code]...)
+			nb = append(nb, 0x01, 0x7f)
+			prev := b.code
+			for _, st := range at {
+				nb = append(nb, b.raw[prev:st.off]...)
+				if st.bulk {
+					nb = append(nb, bulk...)
+				} else {
+					nb = append(nb, check...)
+				}
+				prev = st.off
+			}
+			nb = append(nb, b.raw[prev:]...)
+		}
 		out = append(out, uleb(uint64(len(nb)))...)
 		out = append(out, nb...)
 	}
 	rf := m.refill()
 	out = append(out, uleb(uint64(len(rf)))...)
 	return append(out, rf...), nil
+}
+
+// params is the number of parameters of function f.
+func (m *module) params(f uint32) uint32 {
+	r := &reader{b: []byte(m.sigs[m.funcType[f]]), off: 1}
+	return r.u32()
 }
 
 // immediates skips the immediates of the instruction whose opcode was just
