@@ -91,7 +91,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		h.Close(ctx)
 		return nil, fmt.Errorf("host: imports: %w", err)
 	}
-	wasm, err := instrument(wasm)
+	wasm, _, err := instrument(wasm)
 	if err != nil {
 		h.Close(ctx)
 		return nil, fmt.Errorf("host: %w", err)
@@ -126,15 +126,15 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 const fuelPerPoll = 10000
 
 // instrument adds the fuel checks that make cancellation sound (package
-// fuel). QuickJS's bytecode interpreter polls through its own interrupt
-// counter at every jump and call, so its dispatch loop is left out.
-func instrument(wasm []byte) ([]byte, error) {
-	out, _, err := fuel.Instrument(wasm, fuel.Options{
+// fuel). QuickJS's bytecode interpreter, JS_CallInternal, polls through
+// its own interrupt counter on entry and at every jump, so it is left to
+// do so.
+func instrument(wasm []byte) ([]byte, fuel.Stats, error) {
+	return fuel.Instrument(wasm, fuel.Options{
 		PollModule: "ptc", PollName: "interrupted",
 		Fuel: fuelPerPoll, Entries: true,
-		SkipLoops: []string{"JS_CallInternal"},
+		Polling: []string{"JS_CallInternal"},
 	})
-	return out, err
 }
 
 // chunk is a range of the snapshot that a fresh instance lacks.

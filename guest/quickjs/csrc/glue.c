@@ -375,6 +375,17 @@ enum { SER_OK = 0, SER_OMIT = 1, SER_FAIL = -1 };
 
 static int ser_value(struct ser *s, JSValueConst v);
 
+// ser_over_limit reports (and records as the problem) arguments grown past
+// the byte limit.
+static int ser_over_limit(struct ser *s) {
+    out_of_memory_if(s->b.error);
+    if (s->b.size <= args_bytes_limit) return 0;
+    snprintf(s->msg, sizeof s->msg, "arguments are over the %u-byte limit", args_bytes_limit);
+    s->problem = s->msg;
+    s->limit = 1;
+    return 1;
+}
+
 static int ser_object(struct ser *s, JSValueConst v) {
     JSContext *c = s->c;
     void *p = JS_VALUE_GET_PTR(v);
@@ -416,6 +427,10 @@ static int ser_object(struct ser *s, JSValueConst v) {
                 goto done;
             }
             if (er == SER_OMIT) dbuf_putstr(&s->b, "null");
+            if (ser_over_limit(s)) {
+                r = SER_FAIL;
+                goto done;
+            }
         }
         dbuf_putc(&s->b, ']');
         goto done;
@@ -528,13 +543,7 @@ static int ser_value(struct ser *s, JSValueConst v) {
         s->problem = "is not JSON data";
         return SER_FAIL;
     }
-    out_of_memory_if(s->b.error);
-    if (s->b.size > args_bytes_limit) {
-        snprintf(s->msg, sizeof s->msg, "arguments are over the %u-byte limit", args_bytes_limit);
-        s->problem = s->msg;
-        s->limit = 1;
-        return SER_FAIL;
-    }
+    if (ser_over_limit(s)) return SER_FAIL;
     return SER_OK;
 }
 

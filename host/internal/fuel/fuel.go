@@ -38,12 +38,13 @@ type Options struct {
 	// every table function of their type), so loop-free recursion is
 	// bounded too.
 	Entries bool
-	// SkipLoops names functions (from the module's name section) whose
-	// loops are not charged: ones that poll the host themselves within
-	// bounded work, such as an interpreter's dispatch loop that has its
-	// own interrupt counter. Their entries are still charged. Names the
-	// module lacks are ignored (Stats.Skipped counts the ones found).
-	SkipLoops []string
+	// Polling names functions (from the module's name section) that poll
+	// the host themselves within bounded work, on entry and in their
+	// loops, such as an interpreter with its own interrupt counter. They
+	// get no checks, and a cycle of calls through one of them counts as
+	// charged. Names the module lacks are ignored (Stats.Polling counts
+	// the ones found).
+	Polling []string
 	// Strip drops every custom section (names, debug information) from
 	// the output.
 	Strip bool
@@ -54,7 +55,7 @@ type Stats struct {
 	Functions int // function bodies
 	Loops     int // loops charged
 	Entries   int // function entries charged
-	Skipped   int // functions whose loops were left uncharged (SkipLoops)
+	Polling   int // functions left to poll by themselves (Options.Polling)
 }
 
 // ErrUnsupported reports a module that uses an instruction or section
@@ -158,7 +159,7 @@ func instrument(wasm []byte, opt Options) (result, error) {
 		out = append(out, uleb(uint64(len(body)))...)
 		out = append(out, body...)
 	}
-	st := Stats{Functions: len(m.bodies), Skipped: m.skipped}
+	st := Stats{Functions: len(m.bodies), Polling: m.skipped}
 	for _, b := range m.bodies {
 		st.Loops += len(b.loops)
 		if b.entry {
@@ -209,6 +210,7 @@ type body struct {
 	calls    []uint32 // direct callees
 	indirect []uint32 // type indices of indirect calls
 	entry    bool     // charge the entry: the function may recurse
+	polls    bool     // the function polls by itself (Options.Polling)
 }
 
 // scan collects the counts the instrumentation needs.
@@ -394,13 +396,14 @@ func (m *module) analyse(secs []section) error {
 			return fmt.Errorf("fuel: invalid module: function %d has type %d of %d", f, t, len(m.sigs))
 		}
 	}
-	skip := make(map[string]bool, len(m.opt.SkipLoops))
-	for _, name := range m.opt.SkipLoops {
+	skip := make(map[string]bool, len(m.opt.Polling))
+	for _, name := range m.opt.Polling {
 		skip[name] = true
 	}
 	for i := range m.bodies {
 		if name, ok := m.names[m.importedFuncs+uint32(i)]; ok && skip[name] {
 			m.bodies[i].loops = nil
+			m.bodies[i].polls = true
 			m.skipped++
 		}
 	}
@@ -449,9 +452,12 @@ func (m *module) markRecursive() {
 		}
 	}
 	removed := make([]bool, n)
+	for v := range m.bodies {
+		removed[v] = m.bodies[v].polls // cycles through it poll already
+	}
 	for v := range succ {
 		for _, w := range succ[v] {
-			if w == v {
+			if w == v && !removed[v] {
 				m.bodies[v].entry, removed[v] = true, true
 			}
 		}
