@@ -4,7 +4,7 @@
 //
 // Usage:
 //
-//	ptc-run run [--tools FILE] [--timeout D] [--memory BYTES] [--json] PROGRAM.js|-
+//	ptc-run run [--tools FILE] [--timeout D] [--memory SIZE] [--json] PROGRAM.js|-
 //	ptc-run sdk --tools FILE
 //
 // --tools mounts the tools of a fixture file (DESIGN.md, "Tool fixture
@@ -26,10 +26,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
@@ -39,7 +41,7 @@ import (
 )
 
 const usage = `usage:
-  ptc-run run [--tools FILE] [--timeout D] [--memory BYTES] [--json] PROGRAM.js|-
+  ptc-run run [--tools FILE] [--timeout D] [--memory SIZE] [--json] PROGRAM.js|-
   ptc-run sdk --tools FILE
 `
 
@@ -94,7 +96,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	fs := newFlags("run")
 	tools := fs.String("tools", "", "tool fixture file")
 	timeout := fs.Duration("timeout", host.DefaultTimeout, "wall-time limit of the run")
-	memory := fs.String("memory", strconv.Itoa(host.DefaultMemoryBytes), "memory limit in bytes")
+	memory := fs.String("memory", "64MiB", "memory limit: bytes, or a number with a unit (KiB, MiB, GiB, KB, MB, GB)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the content")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -103,9 +105,9 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	if len(pos) != 1 {
 		return 0, &usageError{"run takes exactly one PROGRAM.js or -"}
 	}
-	mem, err := strconv.ParseUint(*memory, 10, 64)
-	if err != nil || mem == 0 {
-		return 0, &usageError{fmt.Sprintf("--memory %q: want a positive number of bytes", *memory)}
+	mem, err := parseSize(*memory)
+	if err != nil {
+		return 0, &usageError{fmt.Sprintf("--memory %q: %v", *memory, err)}
 	}
 	if *timeout <= 0 {
 		return 0, &usageError{fmt.Sprintf("--timeout %v: want a positive duration", *timeout)}
@@ -225,4 +227,29 @@ func readProgram(path string, stdin io.Reader) (string, error) {
 		return "", fmt.Errorf("read program: %w", err)
 	}
 	return string(b), nil
+}
+
+// parseSize reads a size: a positive number of bytes, optionally with a
+// unit (B, KiB, MiB, GiB, or KB, MB, GB in powers of ten), as DESIGN.md's
+// CLI contract says ("64MiB").
+func parseSize(s string) (uint64, error) {
+	units := []struct {
+		suffix string
+		mult   uint64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"B", 1}}
+	num, mult := s, uint64(1)
+	for _, u := range units {
+		if strings.HasSuffix(s, u.suffix) {
+			num, mult = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.mult
+			break
+		}
+	}
+	n, err := strconv.ParseUint(num, 10, 64)
+	if err != nil || n == 0 {
+		return 0, errors.New("want a positive number of bytes, optionally with a unit (64MiB)")
+	}
+	if n > math.MaxUint64/mult {
+		return 0, errors.New("too large")
+	}
+	return n * mult, nil
 }

@@ -194,3 +194,33 @@ func TestRun_limitsOutOfRange(t *testing.T) {
 		require.Empty(t, stdout.String())
 	}
 }
+
+func TestParseSize(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want uint64
+		ok   bool
+	}{
+		{"67108864", 64 << 20, true}, {"64MiB", 64 << 20, true}, {"512KiB", 512 << 10, true},
+		{"1GiB", 1 << 30, true}, {"100MB", 100e6, true}, {"2048B", 2048, true}, {"64 MiB", 64 << 20, true},
+		{"0", 0, false}, {"lots", 0, false}, {"-1MiB", 0, false}, {"1.5MiB", 0, false}, {"99999999999999GiB", 0, false},
+	} {
+		got, err := parseSize(c.in)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d, ok=%v", c.in, got, err, c.want, c.ok)
+		}
+	}
+}
+
+// Issue 10: --timeout 1ns used to succeed; sizes take units.
+func TestRun_tinyTimeoutAndMemoryUnits(t *testing.T) {
+	skipUnbuilt(t)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"run", "--timeout", "1ns", "-"}, strings.NewReader(`return 1`), &stdout, &stderr)
+	require.Equal(t, 1, code, stderr.String())
+	require.Contains(t, stdout.String(), "(timeout)")
+	stdout.Reset()
+	code = run(context.Background(), []string{"run", "--memory", "32MiB", "-"}, strings.NewReader(`try { const a = []; for (;;) a.push([1, 2]) } catch (e) { return "caught" }`), &stdout, &stderr)
+	require.Equal(t, 1, code, stderr.String())
+	require.Contains(t, stdout.String(), "(memory): out of memory: the program exceeded its 33554432-byte memory limit")
+}
