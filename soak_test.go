@@ -957,7 +957,10 @@ func (env *soakChildEnv) phaseClose(ctx context.Context) {
 				rep.Returned++
 				rep.Kinds[kind]++
 				env.mu.Unlock()
-				env.record(class, kind, end.Sub(point), cs != 0, string(host.KindAborted))
+				// A well-behaved run may finish before Close stops waiting:
+				// only one that ends after that point was stopped by it.
+				stopped := cs != 0 && (variant != "well" || end.After(point))
+				env.record(class, kind, end.Sub(point), stopped, string(host.KindAborted))
 				return
 			}
 		}()

@@ -84,9 +84,10 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 		}
 		if r.stopped() {
 			s[0] = 1
-		} else {
-			s[0] = 0
+			return
 		}
+		s[0] = 0
+		r.yield()
 	}, nil, []api.ValueType{i32})
 	// call_start(name, name_len, args, args_len) -> id > 0, or -1 to stop
 	fn("call_start", func(ctx context.Context, m api.Module, s []uint64) {

@@ -1,5 +1,3 @@
-//go:build adversarial
-
 // The host's side of the adversarial suite (issue 10, item 4): Close of a
 // host during every phase of a run, sources and replies a careless or
 // hostile caller may hand the host, and state that must not cross runs,
@@ -11,7 +9,7 @@
 // run in flight crashed the process, and a long built-in froze it, when
 // issue 10 was filed.
 //
-//	go test -tags adversarial -run 'TestAdversarialHost$' -v ./host
+//	go test -run 'TestAdversarialHost$' -v ./host
 package host_test
 
 import (

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -78,6 +79,9 @@ type run struct {
 	// are only touched from the guest's goroutine.
 	deferred    *deferredCall
 	outstanding int
+	// lastYield is when the guest last yielded its thread (see yield);
+	// only touched from the guest's goroutine.
+	lastYield time.Duration
 
 	mu          sync.Mutex
 	output      []string
@@ -114,6 +118,27 @@ func newRun(d Dispatcher, lim Limits, cancelCalls context.CancelFunc) *run {
 		seqOf:       make(map[int32]int),
 		cancelCalls: cancelCalls,
 	}
+}
+
+// A run that has computed for longer than yieldAfter yields its thread to
+// other goroutines at its next poll every yieldEvery. Go's scheduler would
+// let it run 10 ms at a time; with more runaways than cores, a
+// well-behaved run (or a stopped runaway that must return) would wait in
+// the queue for tens of milliseconds. Short runs never yield.
+const (
+	yieldAfter = 5 * time.Millisecond
+	yieldEvery = time.Millisecond
+)
+
+// yield lets other goroutines run if the guest has been busy long enough
+// (see yieldAfter); the guest's polls call it.
+func (r *run) yield() {
+	now := time.Since(r.started)
+	if now < yieldAfter || now-r.lastYield < yieldEvery {
+		return
+	}
+	r.lastYield = now
+	runtime.Gosched()
 }
 
 // stop asks the guest to stop; the first reason wins.

@@ -317,7 +317,9 @@ func (m *module) readNames(r *reader) {
 // of the function's added for it:
 //
 //	global.get $fuel; i32.const 1; i32.sub; local.tee t; global.set $fuel
-//	local.get t; i32.eqz; if; call $refill; end
+//	local.get t; i32.const 1; i32.lt_s; if; call $refill; end
+//
+// (lt_s, not eqz: bulk operations charge more than one unit at a time.)
 //
 // (one read and one write of the global, in one basic block).
 func (m *module) check(t uint32) []byte {
@@ -327,26 +329,34 @@ func (m *module) check(t uint32) []byte {
 	var b []byte
 	b = append(append(append(b, 0x23), g...), 0x41, 0x01, 0x6b, 0x22)
 	b = append(append(append(b, l...), 0x24), g...)
-	b = append(append(append(b, 0x20), l...), 0x45, 0x04, 0x40, 0x10)
+	b = append(append(append(b, 0x20), l...), 0x41, 0x01, 0x48, 0x04, 0x40, 0x10)
 	return append(append(b, f...), 0x0b)
 }
 
-// bulkLimit is the length from which a memory.copy or memory.fill polls
-// the host first: one such instruction copies or fills up to gigabytes in
-// one step, which no loop counts.
-const bulkLimit = 1 << 20
+// bulkShift sets what a memory.copy or memory.fill costs: one unit of
+// fuel per 1<<bulkShift bytes (4 KiB, a few hundred nanoseconds of
+// copying). One such instruction copies or fills up to gigabytes in one
+// step, which no loop counts.
+const bulkShift = 12
 
 // bulkCheck is the code inserted before memory.copy and memory.fill, whose
 // length is on top of the stack:
 //
-//	local.tee t; local.get t; i32.const bulkLimit; i32.ge_u; if; call $refill; end
+//	local.tee t
+//	global.get $fuel; local.get t; i32.const bulkShift; i32.shr_u; i32.sub
+//	local.tee t; global.set $fuel
+//	local.get t; i32.const 1; i32.lt_s; if; call $refill; end
 func (m *module) bulkCheck(t uint32) []byte {
+	g := uleb(uint64(m.importedGlobals + m.globals))
 	f := uleb(uint64(m.importedFuncs + m.funcs))
 	l := uleb(uint64(t))
 	b := append([]byte{0x22}, l...)
+	b = append(append(b, 0x23), g...)
 	b = append(append(b, 0x20), l...)
-	b = append(append(b, 0x41), sleb(bulkLimit)...)
-	b = append(b, 0x4f, 0x04, 0x40, 0x10)
+	b = append(b, 0x41, bulkShift, 0x76, 0x6b, 0x22)
+	b = append(append(b, l...), 0x24)
+	b = append(append(b, g...), 0x20)
+	b = append(append(b, l...), 0x41, 0x01, 0x48, 0x04, 0x40, 0x10)
 	return append(append(b, f...), 0x0b)
 }
 

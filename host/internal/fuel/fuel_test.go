@@ -112,13 +112,13 @@ func TestInstrument_recursionPolls(t *testing.T) {
 	}
 }
 
-// A large memory.fill or memory.copy polls before it runs; a small one
-// does not.
+// memory.fill and memory.copy cost one unit per 4 KiB: large ones poll
+// before they run, tiny ones cost nothing.
 func TestInstrument_bulkPolls(t *testing.T) {
 	for _, c := range []struct {
 		n     int32
 		polls int
-	}{{1 << 20, 1}, {1<<20 - 1, 0}} {
+	}{{1 << 20, 2}, {4095, 0}, {200 << 12, 2}, {50 << 12, 1}} {
 		m := wasmgen.New()
 		m.Import("ptc", "interrupted", toI32)
 		m.Memory(32, -1)
@@ -126,12 +126,12 @@ func TestInstrument_bulkPolls(t *testing.T) {
 			I32Const(0).I32Const(7).I32Const(c.n).Raw(0xfc, 11, 0).       // memory.fill
 			I32Const(0).I32Const(1<<20).I32Const(c.n).Raw(0xfc, 10, 0, 0) // memory.copy
 		m.ExportFunc("run", m.Func(none, nil, body))
-		polls, err := run(t, m.Bytes(), opts, 0)
+		polls, err := run(t, m.Bytes(), opts, 0) // 100 units between polls
 		if err != nil {
 			t.Fatal(err)
 		}
-		if polls != 2*c.polls {
-			t.Fatalf("length %d: %d polls, want %d", c.n, polls, 2*c.polls)
+		if polls != c.polls {
+			t.Fatalf("length %d: %d polls, want %d", c.n, polls, c.polls)
 		}
 	}
 }
