@@ -3,6 +3,7 @@ package ptc_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -159,4 +160,27 @@ func TestExecute_deterministicClockAndRandom(t *testing.T) {
 	require.False(t, a.IsError, ptc.ContentText(a.Content))
 	require.Contains(t, ptc.ContentText(a.Content), "2026-12-02T12:00:00.000Z")
 	require.Equal(t, ptc.ContentText(a.Content), ptc.ContentText(b.Content), "a replay sees the same clock and random numbers")
+}
+
+// Issue 10: context that post-execute listeners attach to a subcall reached
+// the pipeline outcome but never the run_code content. It follows the
+// subcall's images, for calls the program received successfully.
+func TestExecute_postExecuteContext(t *testing.T) {
+	f := newFixture(t, host.Limits{},
+		imageTool("pic", func(json.RawMessage) any { return "p" }),
+		rawTool("plain", registry.Parallel, func(context.Context, json.RawMessage) (any, error) { return 1, nil }),
+		rawTool("fails", registry.Parallel, func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("no") }))
+	f.pipe.OnPostExecute(func(_ context.Context, inv *pipeline.Invocation, r *pipeline.PostResult) {
+		r.AddContext(registry.TextPart("note on " + inv.Name()))
+	})
+	r := f.run(t, `await tools.pic({}); await tools.plain({}); try { await tools.fails({}) } catch {} return "done"`)
+	var texts []string
+	for _, p := range r.Content {
+		if p.Type == registry.PartText {
+			texts = append(texts, p.Text)
+		} else {
+			texts = append(texts, "["+string(p.Type)+"]")
+		}
+	}
+	require.Equal(t, []string{"done", "Image from pic (call 1):", "[image]", "note on pic", "note on plain"}, texts)
 }

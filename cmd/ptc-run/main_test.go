@@ -224,3 +224,22 @@ func TestRun_tinyTimeoutAndMemoryUnits(t *testing.T) {
 	require.Equal(t, 1, code, stderr.String())
 	require.Contains(t, stdout.String(), "(memory): out of memory: the program exceeded its 33554432-byte memory limit")
 }
+
+// Issue 10: unpaired surrogates came out as three U+FFFD in text output,
+// one in the content and raw in --json. One rule now: one U+FFFD each.
+func TestRun_unpairedSurrogates(t *testing.T) {
+	skipUnbuilt(t)
+	src := `console.log("a\ud800b\udc00\ud83d\ude00"); return "x\udfff"`
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, 0, run(context.Background(), []string{"run", "-"}, strings.NewReader(src), &stdout, &stderr), stderr.String())
+	require.Equal(t, "a\uFFFDb\uFFFD\U0001F600\nx\uFFFD\n", stdout.String())
+	stdout.Reset()
+	require.Equal(t, 0, run(context.Background(), []string{"run", "--json", "-"}, strings.NewReader(src), &stdout, &stderr), stderr.String())
+	var out struct {
+		Output      []string        `json:"output"`
+		ReturnValue json.RawMessage `json:"returnValue"`
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &out))
+	require.Equal(t, []string{"a\uFFFDb\uFFFD\U0001F600"}, out.Output)
+	require.Equal(t, "\"x\uFFFD\"", string(out.ReturnValue))
+}
