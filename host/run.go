@@ -126,8 +126,8 @@ func newRun(d Dispatcher, lim Limits, cancelCalls context.CancelFunc) *run {
 // well-behaved run (or a stopped runaway that must return) would wait in
 // the queue for tens of milliseconds. Short runs never yield.
 const (
-	yieldAfter = 5 * time.Millisecond
-	yieldEvery = time.Millisecond
+	yieldAfter = 2 * time.Millisecond
+	yieldEvery = 200 * time.Microsecond
 )
 
 // yield lets other goroutines run if the guest has been busy long enough

@@ -140,10 +140,16 @@ func instrument(wasm []byte, opt Options) (result, error) {
 		var err error
 		switch s.id {
 		case secType:
-			// () -> () for the refill function.
-			body, err = appendVec(body, []byte{0x60, 0x00, 0x00})
+			// () -> () for the refill function, (i32, i32, i32) -> () for
+			// the chunked bulk operations.
+			if body, err = appendVec(body, []byte{0x60, 0x00, 0x00}); err == nil {
+				body, err = appendVec(body, []byte{0x60, 0x03, 0x7f, 0x7f, 0x7f, 0x00})
+			}
 		case secFunction:
 			body, err = appendVec(body, uleb(uint64(m.types)))
+			for k := 0; k < 2 && err == nil && m.hasBulk; k++ {
+				body, err = appendVec(body, uleb(uint64(m.types)+1))
+			}
 		case secGlobal:
 			g := []byte{0x7f, 0x01, 0x41}
 			g = append(g, sleb(int64(opt.Fuel))...)
@@ -195,7 +201,14 @@ type module struct {
 	names    map[uint32]string // from the name section
 	table    []uint32          // functions an indirect call may reach
 	bodies   []body            // defined functions, from analyse
+	hasBulk  bool              // some body has memory.copy or memory.fill
 	skipped  int
+}
+
+// bulkOp is a memory.copy or memory.fill instruction, raw[off:end].
+type bulkOp struct {
+	off, end int
+	fill     bool
 }
 
 // body is what analyse learnt of one function body.
@@ -206,7 +219,7 @@ type body struct {
 	locals   uint32   // locals declared
 	code     int      // offset of the first instruction
 	loops    []int    // offsets just after each loop's block type
-	bulk     []int    // offsets of memory.copy and memory.fill
+	bulk     []bulkOp // memory.copy and memory.fill
 	calls    []uint32 // direct callees
 	indirect []uint32 // type indices of indirect calls
 	entry    bool     // charge the entry: the function may recurse
@@ -333,31 +346,83 @@ func (m *module) check(t uint32) []byte {
 	return append(append(b, f...), 0x0b)
 }
 
-// bulkShift sets what a memory.copy or memory.fill costs: one unit of
-// fuel per 1<<bulkShift bytes (4 KiB, a few hundred nanoseconds of
-// copying). One such instruction copies or fills up to gigabytes in one
-// step, which no loop counts.
+// bulkChunk is the most a memory.fill or memory.copy does between two
+// fuel charges: one such instruction fills or copies up to gigabytes (and
+// takes the page faults of fresh memory) in one step, so each is replaced
+// by a call of an added function that does it in chunks.
+const bulkChunk = 256 << 10
+
+// bulkShift sets what a chunk costs: one unit of fuel per 1<<bulkShift
+// bytes (4 KiB), plus one.
 const bulkShift = 12
 
-// bulkCheck is the code inserted before memory.copy and memory.fill, whose
-// length is on top of the stack:
-//
-//	local.tee t
-//	global.get $fuel; local.get t; i32.const bulkShift; i32.shr_u; i32.sub
-//	local.tee t; global.set $fuel
-//	local.get t; i32.const 1; i32.lt_s; if; call $refill; end
-func (m *module) bulkCheck(t uint32) []byte {
+// chunked is the body of the added fill(d, v, n) (fill true) or
+// copy(d, s, n): bounds are checked first, as the instruction does, so
+// nothing is written before a trap; then the operation runs in chunks of
+// bulkChunk bytes, charging fuel after each (a copy whose destination
+// follows its overlapping source runs backwards, as memmove does).
+func (m *module) chunked(fill bool) []byte {
+	const d, x, n, c = 0, 1, 2, 3 // parameters, then the chunk length
 	g := uleb(uint64(m.importedGlobals + m.globals))
-	f := uleb(uint64(m.importedFuncs + m.funcs))
-	l := uleb(uint64(t))
-	b := append([]byte{0x22}, l...)
-	b = append(append(b, 0x23), g...)
-	b = append(append(b, 0x20), l...)
-	b = append(b, 0x41, bulkShift, 0x76, 0x6b, 0x22)
-	b = append(append(b, l...), 0x24)
-	b = append(append(b, g...), 0x20)
-	b = append(append(b, l...), 0x41, 0x01, 0x48, 0x04, 0x40, 0x10)
-	return append(append(b, f...), 0x0b)
+	refill := append([]byte{0x10}, uleb(uint64(m.importedFuncs+m.funcs))...)
+	var b []byte
+	op := func(code ...byte) { b = append(b, code...) }
+	// trapOutOfBounds traps when a + n is past the end of memory, in i64.
+	trapOutOfBounds := func(a byte) {
+		op(0x20, a, 0xad, 0x20, n, 0xad, 0x7c) // a + n
+		op(0x3f, 0x00, 0xad, 0x42, 16, 0x86)   // memory.size << 16
+		op(0x56, 0x04, 0x40, 0x00, 0x0b)       // gt_u: if unreachable end
+	}
+	// chunk sets c = min(n, bulkChunk).
+	chunk := func() {
+		op(0x20, n)
+		op(0x41)
+		op(sleb(bulkChunk)...)
+		op(0x20, n, 0x41)
+		op(sleb(bulkChunk)...)
+		op(0x49, 0x1b, 0x21, c) // n < chunk ? n : chunk
+	}
+	// charge subtracts c>>bulkShift + 1 from the fuel, refilling (and
+	// polling) when it runs out.
+	charge := func() {
+		op(0x23)
+		op(g...)
+		op(0x20, c, 0x41, bulkShift, 0x76, 0x41, 0x01, 0x6a, 0x6b, 0x22, c, 0x24)
+		op(g...)
+		op(0x20, c, 0x41, 0x01, 0x48, 0x04, 0x40)
+		op(refill...)
+		op(0x0b)
+	}
+	op(0x01, 0x01, 0x7f) // one local: c
+	trapOutOfBounds(d)
+	if !fill {
+		trapOutOfBounds(x)
+		// Backwards when d > s: the source's tail is copied before the
+		// destination overwrites it.
+		op(0x20, d, 0x20, x, 0x4b, 0x04, 0x40) // if d > s
+		op(0x02, 0x40, 0x03, 0x40)             // block loop
+		op(0x20, n, 0x45, 0x0d, 0x01)          // n == 0: done
+		chunk()
+		op(0x20, n, 0x20, c, 0x6b, 0x21, n) // n -= c
+		op(0x20, d, 0x20, n, 0x6a, 0x20, x, 0x20, n, 0x6a, 0x20, c, 0xfc, 0x0a, 0x00, 0x00)
+		charge()
+		op(0x0c, 0x00, 0x0b, 0x0b) // br 0; end loop; end block
+		op(0x0f, 0x0b)             // return; end if
+	}
+	op(0x02, 0x40, 0x03, 0x40)    // block loop
+	op(0x20, n, 0x45, 0x0d, 0x01) // n == 0: done
+	chunk()
+	if fill {
+		op(0x20, d, 0x20, x, 0x20, c, 0xfc, 0x0b, 0x00)
+	} else {
+		op(0x20, d, 0x20, x, 0x20, c, 0xfc, 0x0a, 0x00, 0x00)
+		op(0x20, x, 0x20, c, 0x6a, 0x21, x) // s += c
+	}
+	op(0x20, d, 0x20, c, 0x6a, 0x21, d) // d += c
+	op(0x20, n, 0x20, c, 0x6b, 0x21, n) // n -= c
+	charge()
+	op(0x0c, 0x00, 0x0b, 0x0b) // br 0; end loop; end block
+	return append(b, 0x0b)
 }
 
 // refill is the body of the added function:
@@ -396,6 +461,7 @@ func (m *module) analyse(secs []section) error {
 				return fmt.Errorf("fuel: function %d: %w", m.importedFuncs+i, err)
 			}
 			m.bodies = append(m.bodies, b)
+			m.hasBulk = m.hasBulk || len(b.bulk) > 0
 		}
 	}
 	if len(m.funcType) != int(m.importedFuncs+m.funcs) {
@@ -586,8 +652,14 @@ func walk(raw []byte) (body, error) {
 		}
 		switch op {
 		case 0xfc:
-			if sub := (&reader{b: raw, off: start}).u32(); sub == 10 || sub == 11 {
-				b.bulk = append(b.bulk, start-1)
+			sr := &reader{b: raw, off: start}
+			if sub := sr.u32(); sub == 10 || sub == 11 {
+				for sr.off < r.off {
+					if sr.byte() != 0 {
+						return b, fmt.Errorf("%w: bulk memory operation on a memory other than 0", ErrUnsupported)
+					}
+				}
+				b.bulk = append(b.bulk, bulkOp{off: start - 1, end: r.off, fill: sub == 11})
 			}
 		case 0x03:
 			b.loops = append(b.loops, r.off)
@@ -600,24 +672,35 @@ func walk(raw []byte) (body, error) {
 	return b, r.err
 }
 
-// code rewrites the code section: every body gets its checks, and the
-// refill function's body is appended.
+// code rewrites the code section: every body gets its checks and its bulk
+// operations become calls of the chunked ones; the refill function's body
+// and the chunked operations' bodies are appended.
 func (m *module) code(_ []byte) ([]byte, error) {
-	out := uleb(uint64(len(m.bodies) + 1))
+	added := [][]byte{m.refill()}
+	if m.hasBulk {
+		added = append(added, m.chunked(true), m.chunked(false))
+	}
+	out := uleb(uint64(len(m.bodies) + len(added)))
+	fill := append([]byte{0x10}, uleb(uint64(m.importedFuncs+m.funcs+1))...)
+	cp := append([]byte{0x10}, uleb(uint64(m.importedFuncs+m.funcs+2))...)
 	for i, b := range m.bodies {
 		type site struct {
-			off  int
-			bulk bool
+			off, end int    // raw[off:end] is replaced (end == off: an insertion)
+			code     []byte // what goes there; nil: the check
 		}
-		var at []site // where checks go, in order
+		var at []site
 		if b.entry {
-			at = append(at, site{off: b.code})
+			at = append(at, site{off: b.code, end: b.code})
 		}
 		for _, off := range b.loops {
-			at = append(at, site{off: off})
+			at = append(at, site{off: off, end: off})
 		}
-		for _, off := range b.bulk {
-			at = append(at, site{off: off, bulk: true})
+		for _, op := range b.bulk {
+			code := cp
+			if op.fill {
+				code = fill
+			}
+			at = append(at, site{off: op.off, end: op.end, code: code})
 		}
 		slices.SortStableFunc(at, func(x, y site) int { return x.off - y.off })
 		nb := b.raw
@@ -625,7 +708,7 @@ func (m *module) code(_ []byte) ([]byte, error) {
 			// One more local, the checks' temporary: its index follows the
 			// parameters and the declared locals.
 			t := m.params(m.importedFuncs+uint32(i)) + b.locals
-			check, bulk := m.check(t), m.bulkCheck(t)
+			check := m.check(t)
 			nb = make([]byte, 0, len(b.raw)+8+len(at)*len(check))
 			nb = append(nb, uleb(uint64(b.groups)+1)...)
 			nb = append(nb, b.raw[b.first:b.code]...)
@@ -633,21 +716,23 @@ func (m *module) code(_ []byte) ([]byte, error) {
 			prev := b.code
 			for _, st := range at {
 				nb = append(nb, b.raw[prev:st.off]...)
-				if st.bulk {
-					nb = append(nb, bulk...)
+				if st.code != nil {
+					nb = append(nb, st.code...)
 				} else {
 					nb = append(nb, check...)
 				}
-				prev = st.off
+				prev = st.end
 			}
 			nb = append(nb, b.raw[prev:]...)
 		}
 		out = append(out, uleb(uint64(len(nb)))...)
 		out = append(out, nb...)
 	}
-	rf := m.refill()
-	out = append(out, uleb(uint64(len(rf)))...)
-	return append(out, rf...), nil
+	for _, f := range added {
+		out = append(out, uleb(uint64(len(f)))...)
+		out = append(out, f...)
+	}
+	return out, nil
 }
 
 // params is the number of parameters of function f.

@@ -112,27 +112,75 @@ func TestInstrument_recursionPolls(t *testing.T) {
 	}
 }
 
-// memory.fill and memory.copy cost one unit per 4 KiB: large ones poll
-// before they run, tiny ones cost nothing.
-func TestInstrument_bulkPolls(t *testing.T) {
+// memory.fill and memory.copy run in chunks that charge fuel by size: a
+// large one polls while it runs, a tiny one costs one unit. What they do is
+// unchanged: the same bytes, overlapping copies in either direction, and
+// a trap before any write when out of bounds.
+func TestInstrument_bulk(t *testing.T) {
+	const mib = 1 << 20
 	for _, c := range []struct {
-		n     int32
-		polls int
-	}{{1 << 20, 2}, {4095, 0}, {200 << 12, 2}, {50 << 12, 1}} {
-		m := wasmgen.New()
-		m.Import("ptc", "interrupted", toI32)
-		m.Memory(32, -1)
-		body := wasmgen.NewBody().
-			I32Const(0).I32Const(7).I32Const(c.n).Raw(0xfc, 11, 0).       // memory.fill
-			I32Const(0).I32Const(1<<20).I32Const(c.n).Raw(0xfc, 10, 0, 0) // memory.copy
-		m.ExportFunc("run", m.Func(none, nil, body))
-		polls, err := run(t, m.Bytes(), opts, 0) // 100 units between polls
-		if err != nil {
-			t.Fatal(err)
-		}
-		if polls != c.polls {
-			t.Fatalf("length %d: %d polls, want %d", c.n, polls, c.polls)
-		}
+		name           string
+		body           *wasmgen.Body
+		polls, trapped bool
+		check          func(mem []byte) bool
+	}{
+		{"fill 2 MiB", wasmgen.NewBody().I32Const(1).I32Const(7).I32Const(2*mib).Raw(0xfc, 11, 0), true, false,
+			func(mem []byte) bool { return mem[0] == 0 && mem[1] == 7 && mem[2*mib] == 7 && mem[2*mib+1] == 0 }},
+		{"fill 100 B", wasmgen.NewBody().I32Const(10).I32Const(9).I32Const(100).Raw(0xfc, 11, 0), false, false,
+			func(mem []byte) bool { return mem[9] == 0 && mem[10] == 9 && mem[109] == 9 && mem[110] == 0 }},
+		{"copy forward overlapping", wasmgen.NewBody().
+			I32Const(0).I32Const(1).I32Const(3*mib).Raw(0xfc, 11, 0).                   // 1s
+			I32Const(mib).I32Const(2).I32Const(mib).Raw(0xfc, 11, 0).                   // 2s in the second MiB
+			I32Const(0).I32Const(mib).I32Const(2*mib).Raw(0xfc, 10, 0, 0), true, false, // dst < src
+			func(mem []byte) bool { return mem[0] == 2 && mem[mib-1] == 2 && mem[mib] == 1 && mem[2*mib-1] == 1 }},
+		{"copy backward overlapping", wasmgen.NewBody().
+			I32Const(0).I32Const(1).I32Const(mib).Raw(0xfc, 11, 0).
+			I32Const(mib).I32Const(2).I32Const(mib).Raw(0xfc, 11, 0).
+			I32Const(mib/2).I32Const(0).I32Const(2*mib).Raw(0xfc, 10, 0, 0), true, false, // dst > src
+			func(mem []byte) bool {
+				return mem[mib/2] == 1 && mem[mib+mib/2-1] == 1 && mem[mib+mib/2] == 2 && mem[2*mib+mib/2-1] == 2
+			}},
+		{"fill out of bounds", wasmgen.NewBody().I32Const(0).I32Const(5).I32Const(32*mib+1).Raw(0xfc, 11, 0), false, true,
+			func(mem []byte) bool { return mem[0] == 0 }},
+		{"copy out of bounds", wasmgen.NewBody().I32Const(0).I32Const(32*mib-10).I32Const(11).Raw(0xfc, 10, 0, 0), false, true,
+			func(mem []byte) bool { return true }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m := wasmgen.New()
+			m.Import("ptc", "interrupted", toI32)
+			m.Memory(512, -1) // 32 MiB
+			m.ExportMemory("memory")
+			m.ExportFunc("run", m.Func(none, nil, c.body))
+			out, _, err := fuel.Instrument(m.Bytes(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx := context.Background()
+			rt := wazero.NewRuntime(ctx)
+			defer rt.Close(ctx)
+			polls := 0
+			_, err = rt.NewHostModuleBuilder("ptc").NewFunctionBuilder().
+				WithGoFunction(api.GoFunc(func(_ context.Context, s []uint64) { polls++; s[0] = 0 }), nil, []api.ValueType{api.ValueTypeI32}).
+				Export("interrupted").Instantiate(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			mod, err := rt.Instantiate(ctx, out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, err = mod.ExportedFunction("run").Call(ctx)
+			if (err != nil) != c.trapped {
+				t.Fatalf("trap: %v, want %v", err, c.trapped)
+			}
+			if (polls > 0) != c.polls {
+				t.Errorf("%d polls", polls)
+			}
+			mem, _ := mod.ExportedMemory("memory").Read(0, 32*mib)
+			if !c.check(mem) {
+				t.Error("memory is not what the instruction leaves")
+			}
+		})
 	}
 }
 
