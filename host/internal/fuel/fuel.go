@@ -348,8 +348,10 @@ func (m *module) check(t uint32) []byte {
 
 // bulkChunk is the most a memory.fill or memory.copy does between two
 // fuel charges: one such instruction fills or copies up to gigabytes (and
-// takes the page faults of fresh memory) in one step, so each is replaced
-// by a call of an added function that does it in chunks.
+// takes the page faults of fresh memory) in one step, so a longer one is
+// replaced by a call of an added function that does it in chunks. Shorter
+// ones (nearly all: memcpy of a string, a struct) stay as they are and
+// cost nothing.
 const bulkChunk = 256 << 10
 
 // bulkShift sets what a chunk costs: one unit of fuel per 1<<bulkShift
@@ -695,11 +697,23 @@ func (m *module) code(_ []byte) ([]byte, error) {
 		for _, off := range b.loops {
 			at = append(at, site{off: off, end: off})
 		}
+		t := m.params(m.importedFuncs+uint32(i)) + b.locals // the added local
 		for _, op := range b.bulk {
-			code := cp
+			call := cp
 			if op.fill {
-				code = fill
+				call = fill
 			}
+			// A short operation stays the instruction; a long one becomes
+			// a call of the chunked one:
+			//   local.tee t; local.get t; i32.const bulkChunk; i32.gt_u
+			//   if (i32, i32, i32) -> (); call $chunked; else; OP; end
+			l := uleb(uint64(t))
+			code := append([]byte{0x22}, l...)
+			code = append(append(code, 0x20), l...)
+			code = append(append(code, 0x41), sleb(bulkChunk)...)
+			code = append(append(code, 0x4b, 0x04), sleb(int64(m.types)+1)...)
+			code = append(append(code, call...), 0x05)
+			code = append(append(code, b.raw[op.off:op.end]...), 0x0b)
 			at = append(at, site{off: op.off, end: op.end, code: code})
 		}
 		slices.SortStableFunc(at, func(x, y site) int { return x.off - y.off })
@@ -707,7 +721,6 @@ func (m *module) code(_ []byte) ([]byte, error) {
 		if len(at) > 0 {
 			// One more local, the checks' temporary: its index follows the
 			// parameters and the declared locals.
-			t := m.params(m.importedFuncs+uint32(i)) + b.locals
 			check := m.check(t)
 			nb = make([]byte, 0, len(b.raw)+8+len(at)*len(check))
 			nb = append(nb, uleb(uint64(b.groups)+1)...)
