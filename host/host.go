@@ -350,6 +350,10 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	defer cancel()
 	callsCtx, cancelCalls := context.WithCancel(runCtx)
 	r := newRun(d, lim, cancelCalls)
+	r.deadline, r.deadlineWhy = start.Add(lim.Timeout), stopTimeout
+	if cd, ok := ctx.Deadline(); ok && cd.Before(r.deadline) {
+		r.deadline, r.deadlineWhy = cd, stopDeadline
+	}
 	r.srcLines = strings.Count(p.Source, "\n") + 1
 	defer r.shutdown()
 	stopWatch := context.AfterFunc(runCtx, func() { r.stop(stopFromContext(runCtx)) })

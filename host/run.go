@@ -82,6 +82,12 @@ type run struct {
 	// lastYield is when the guest last yielded its thread (see yield);
 	// only touched from the guest's goroutine.
 	lastYield time.Duration
+	// deadline is when the run must have ended, the program's own limit
+	// or the caller's earlier deadline (deadlineWhy says which): finish
+	// checks it itself, since a context's timer fires only some time after
+	// its deadline.
+	deadline    time.Time
+	deadlineWhy stopReason
 
 	mu          sync.Mutex
 	output      []string
@@ -373,6 +379,14 @@ func (r *run) take(id int32, n uint32) ([]byte, bool) {
 		r.received = append(r.received, seq)
 	}
 	return env, true
+}
+
+// overdue stops the run if its deadline has passed, whether or not the
+// context's timer has fired yet.
+func (r *run) overdue() {
+	if !r.deadline.IsZero() && !time.Now().Before(r.deadline) {
+		r.stop(r.deadlineWhy)
+	}
 }
 
 // finish records the outcome the guest reported. A success counts only if
