@@ -1,0 +1,5 @@
+//go:build !race
+
+package ptc_test
+
+const raceEnabled = false
