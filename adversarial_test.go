@@ -778,7 +778,7 @@ func advTools(env *advEnv) []*registry.Tool {
 		raw("boom", func(context.Context, json.RawMessage) (any, error) { panic("kaboom") }),
 		raw("boomnil", func(context.Context, json.RawMessage) (any, error) {
 			var m map[string]int
-			m["x"] = 1
+			m["x"] = 1 //lint:ignore SA5000 the tool panics on purpose (a runtime error, not a panic call)
 			return m, nil
 		}),
 		raw("boomstringer", func(context.Context, json.RawMessage) (any, error) { panic(advBadStringer{}) }),

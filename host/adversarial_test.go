@@ -57,7 +57,6 @@ type hadvCase struct {
 	close      string        // before, instantiate, call, loop, builtin, parser, graceful
 	grace      time.Duration // given to Close
 	runs       int           // concurrent copies of the run (default 1)
-	tools      func(*hadvEnv) host.Dispatcher
 	first      string // a program run (and finished) before src on the same host
 	firstLim   host.Limits
 
