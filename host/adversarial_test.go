@@ -57,7 +57,7 @@ type hadvCase struct {
 	close      string        // before, instantiate, call, loop, builtin, parser, graceful
 	grace      time.Duration // given to Close
 	runs       int           // concurrent copies of the run (default 1)
-	first      string // a program run (and finished) before src on the same host
+	first      string        // a program run (and finished) before src on the same host
 	firstLim   host.Limits
 
 	want     host.Kind
