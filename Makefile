@@ -54,7 +54,7 @@ lint: $(GUEST_WASM)
 
 # Every fuzz target, FUZZTIME each: the guest boundary (FuzzABI), the SDK
 # in the guest (FuzzPrelude), and the parsers the guest or a user reaches.
-FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./host:FuzzProgram
+FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram
 
 fuzz: $(GUEST_WASM)
 	@set -e; for t in $(FUZZ_TARGETS); do \

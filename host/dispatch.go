@@ -69,8 +69,9 @@ var noTools = DispatcherFunc(func(_ context.Context, call Call) Reply {
 	return Reply{Err: &CallError{Code: "UNKNOWN_TOOL", Message: "unknown tool: " + call.Name}}
 })
 
-// envelope encodes a reply as the guest's settle function expects it.
-func envelope(r Reply, limit int) []byte {
+// envelope encodes a reply as the guest's settle function expects it: a
+// value up to limit bytes of JSON, an error message cut at errLimit bytes.
+func envelope(r Reply, limit, errLimit int) []byte {
 	if r.Err == nil {
 		v := r.Value
 		if len(v) == 0 {
@@ -87,7 +88,7 @@ func envelope(r Reply, limit int) []byte {
 		b = append(b, v...)
 		return append(b, '}')
 	}
-	return errEnvelope(r.Err.Code, r.Err.Message)
+	return errEnvelope(r.Err.Code, cutError(r.Err.Message, errLimit))
 }
 
 func errEnvelope(code, msg string) []byte {

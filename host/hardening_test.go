@@ -3,8 +3,10 @@ package host_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"runtime"
 	"runtime/metrics"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -106,6 +108,32 @@ func TestHost_Run_callerDeadlineIsNotTheProgramsTimeout(t *testing.T) {
 			require.Equal(t, host.MessageDeadline, out.Message)
 		})
 	}
+}
+
+// A caller's deadline with a cause of its own is still the caller's
+// deadline (it was "cancelled by the caller" while a subcall waited).
+func TestHost_Run_callerDeadlineWithCause(t *testing.T) {
+	h := newHost(t, host.Config{})
+	ctx, cancel := context.WithTimeoutCause(context.Background(), 200*time.Millisecond, errors.New("budget"))
+	defer cancel()
+	out := h.Run(ctx, host.Program{Source: `await __ptc_call("slow", {})`, Dispatcher: &sleeper{d: time.Hour}})
+	require.Equal(t, host.KindAborted, out.Kind)
+	require.Equal(t, host.MessageDeadline, out.Message)
+}
+
+// A tool's error message reaches the program bounded by ErrorBytes, like
+// every other error text.
+func TestHost_Run_toolErrorMessageIsBounded(t *testing.T) {
+	h := newHost(t, host.Config{})
+	d := host.DispatcherFunc(func(context.Context, host.Call) host.Reply {
+		return host.Reply{Err: &host.CallError{Code: "TOOL_FAILED", Message: strings.Repeat("E", 2e6)}}
+	})
+	out := h.Run(context.Background(), host.Program{Dispatcher: d, Source: `try { await __ptc_call("bad", {}) } catch (e) { return e.message.length + " " + e.message.slice(-20) }`})
+	require.Equal(t, host.KindOK, out.Kind, out.Text())
+	require.Regexp(t, `^\d+ .* more bytes\]$`, out.Text())
+	n, err := strconv.Atoi(strings.Fields(out.Text())[0])
+	require.NoError(t, err)
+	require.LessOrEqual(t, n, host.DefaultErrorBytes+32)
 }
 
 func TestHost_Run_timeoutOneNanosecondDoesNotSucceed(t *testing.T) {
@@ -270,6 +298,9 @@ func TestHost_Run_argumentsJSONCannotHold(t *testing.T) {
 		{`(() => { const o = {a: {}}; o.a.b = o; return o })()`, `args.a.b refers to an object that contains it`},
 		{`() => 1`, `args is a function`},
 		{`{"odd key": {x: Symbol()}, y: undefined, z: () => 1, w: [undefined, () => 1]}`, ``},
+		// The byte limit counts object members too (150 000 empty objects).
+		{`(() => { const o = {}; for (let i = 0; i < 150000; i++) o["k" + i] = {}; return o })()`, `arguments are over the 1048576-byte limit`},
+		{`(() => { const a = []; a[1e7] = 1; return {a} })()`, `arguments are over the 1048576-byte limit`},
 	} {
 		rec := &recorder{}
 		src := `try { await __ptc_call("t", ` + c.args + `); return "sent" } catch (e) { return e.name + " " + e.code + ": " + e.message }`
@@ -280,7 +311,11 @@ func TestHost_Run_argumentsJSONCannotHold(t *testing.T) {
 			require.Equal(t, []string{`{"odd key":{},"w":[null,null]}`}, rec.args)
 			continue
 		}
-		require.Contains(t, out.Text(), "ToolError INVALID_ARGUMENTS: tool arguments must be JSON data: "+c.want)
+		if strings.HasPrefix(c.want, "arguments are") {
+			require.Contains(t, out.Text(), "ToolError INVALID_ARGUMENTS: "+c.want)
+		} else {
+			require.Contains(t, out.Text(), "ToolError INVALID_ARGUMENTS: tool arguments must be JSON data: "+c.want)
+		}
 		require.Empty(t, rec.args, "no subcall for arguments JSON cannot hold")
 	}
 }

@@ -363,7 +363,9 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	if p.Prelude != "" && h.base != nil {
 		var err error
 		if img, err = h.preludeImage(runCtx, p.Prelude); err != nil {
-			if runCtx.Err() != nil {
+			if errors.Is(err, ErrShutdown) {
+				r.stop(stopShutdown)
+			} else if runCtx.Err() != nil {
 				// Gave up waiting for another run to build the image.
 				r.stop(stopFromContext(runCtx))
 			} else {
@@ -461,7 +463,8 @@ func stopFromContext(ctx context.Context) stopReason {
 		return stopTimeout
 	case errors.Is(cause, ErrShutdown):
 		return stopShutdown
-	case errors.Is(cause, context.DeadlineExceeded):
+	case errors.Is(cause, context.DeadlineExceeded), errors.Is(ctx.Err(), context.DeadlineExceeded):
+		// ctx.Err says so even when the caller gave its deadline a cause.
 		return stopDeadline
 	default:
 		return stopCancel

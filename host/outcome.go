@@ -1,11 +1,12 @@
 package host
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"strings"
 	"time"
+
+	"github.com/ptchost/ptc/internal/jsonindent"
 )
 
 // Kind classifies how a run ended. The failure kinds are the KIND strings
@@ -121,9 +122,9 @@ func (o *Outcome) displayValue() string {
 			return s
 		}
 	}
-	var buf bytes.Buffer
-	if err := json.Indent(&buf, o.ReturnValue, "", "  "); err != nil {
+	b, err := jsonindent.Indent(o.ReturnValue)
+	if err != nil {
 		return string(o.ReturnValue)
 	}
-	return buf.String()
+	return string(b)
 }

@@ -269,7 +269,7 @@ func (r *run) dispatchInline(ctx context.Context) []byte {
 	if !ok {
 		return nil
 	}
-	return envelope(reply, r.lim.ResultBytes)
+	return envelope(reply, r.lim.ResultBytes, r.lim.ErrorBytes)
 }
 
 // MaxCallNameBytes bounds the tool name a subcall carries: a longer name
@@ -311,7 +311,7 @@ func (r *run) dispatch(ctx context.Context, id int32, call Call) {
 	if !ok {
 		return
 	}
-	r.complete(ctx, id, envelope(reply, r.lim.ResultBytes))
+	r.complete(ctx, id, envelope(reply, r.lim.ResultBytes, r.lim.ErrorBytes))
 }
 
 func (r *run) safeDispatch(ctx context.Context, call Call) (reply Reply, ok bool) {

@@ -8,6 +8,8 @@ import (
 	"regexp"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/ptchost/ptc/internal/jsonindent"
 )
 
 // Mode says whether a call may run concurrently with other calls of a batch.
@@ -286,13 +288,16 @@ func defaultRender(v any) ([]Part, error) {
 	case string:
 		return []Part{TextPart(x)}, nil
 	case json.RawMessage:
-		var buf bytes.Buffer
-		if err := json.Indent(&buf, x, "", "  "); err != nil {
+		b, err := jsonindent.Indent(x)
+		if err != nil {
 			return nil, fmt.Errorf("render value: %w", err)
 		}
-		return []Part{TextPart(buf.String())}, nil
+		return []Part{TextPart(string(b))}, nil
 	}
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := json.Marshal(v)
+	if err == nil {
+		b, err = jsonindent.Indent(b)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("render value: %w", err)
 	}

@@ -468,6 +468,7 @@ static int ser_object(struct ser *s, JSValueConst v) {
                 r = SER_FAIL;
             } else {
                 first = 0;
+                if (ser_over_limit(s)) r = SER_FAIL; // keys count too
             }
         }
         if (r == SER_OK) JS_FreeCString(c, k);
@@ -622,6 +623,9 @@ static int serialise_args(JSContext *c, JSValueConst args, DynBuf *b, JSValue *p
         for (int i = 0; i < s->depth; i++)
             if (s->keys[i]) JS_FreeCString(c, s->keys[i]);
         ret = -1;
+    } else if (ser_over_limit(s)) {
+        *problem = ser_problem(s);
+        ret = JS_IsException(*problem) ? -1 : 1;
     } else {
         dbuf_put(b, s->b.buf, s->b.size);
         out_of_memory_if(b->error);
@@ -933,7 +937,7 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
     size_t total = sizeof(prefix) - 1 + len + sizeof(suffix) - 1;
     char *code = malloc(total + 1);
     if (!code) {
-        finish_lit(KIND_INTERNAL, "{\"message\":\"out of memory loading the program\",\"stack\":\"\"}");
+        JS_PtcOutOfMemory();
         return 0;
     }
     memcpy(code, prefix, sizeof(prefix) - 1);
@@ -998,10 +1002,7 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
         int32_t id = (int32_t)(w >> 32);
         uint32_t rlen = (uint32_t)(w & 0xffffffffu);
         char *buf = malloc(rlen + 1);
-        if (!buf) {
-            finish_lit(KIND_INTERNAL, "{\"message\":\"out of memory receiving a subcall result\",\"stack\":\"\"}");
-            return 0;
-        }
+        if (!buf) JS_PtcOutOfMemory();
         if (host_call_read(id, buf, rlen) != 0) halt();
         int r2 = settle(id, buf, rlen);
         free(buf);

@@ -354,9 +354,11 @@ func (m *module) check(t uint32) []byte {
 // cost nothing.
 const bulkChunk = 256 << 10
 
-// bulkShift sets what a chunk costs: one unit of fuel per 1<<bulkShift
-// bytes (4 KiB), plus one.
-const bulkShift = 12
+// bulkShift sets what bulk memory costs: one unit of fuel per
+// 1<<bulkShift bytes (128), so a poll's worth of fuel (10 000 units in the
+// host) is about 1 MiB of copying or filling — as much time as the loops
+// it stands for, a few hundred microseconds.
+const bulkShift = 7
 
 // chunked is the body of the added fill(d, v, n) (fill true) or
 // copy(d, s, n): bounds are checked first, as the instruction does, so
@@ -703,17 +705,27 @@ func (m *module) code(_ []byte) ([]byte, error) {
 			if op.fill {
 				call = fill
 			}
-			// A short operation stays the instruction; a long one becomes
-			// a call of the chunked one:
+			// A short operation stays the instruction, then charges its
+			// length; a long one becomes a call of the chunked one:
 			//   local.tee t; local.get t; i32.const bulkChunk; i32.gt_u
-			//   if (i32, i32, i32) -> (); call $chunked; else; OP; end
+			//   if (i32, i32, i32) -> (); call $chunked
+			//   else; OP; charge t >> bulkShift; end
 			l := uleb(uint64(t))
+			g := uleb(uint64(m.importedGlobals + m.globals))
 			code := append([]byte{0x22}, l...)
 			code = append(append(code, 0x20), l...)
 			code = append(append(code, 0x41), sleb(bulkChunk)...)
 			code = append(append(code, 0x4b, 0x04), sleb(int64(m.types)+1)...)
 			code = append(append(code, call...), 0x05)
-			code = append(append(code, b.raw[op.off:op.end]...), 0x0b)
+			code = append(code, b.raw[op.off:op.end]...)
+			code = append(append(code, 0x23), g...)
+			code = append(append(code, 0x20), l...)
+			code = append(code, 0x41, bulkShift, 0x76, 0x6b, 0x22)
+			code = append(append(code, l...), 0x24)
+			code = append(append(code, g...), 0x20)
+			code = append(append(code, l...), 0x41, 0x01, 0x48, 0x04, 0x40, 0x10)
+			code = append(append(code, uleb(uint64(m.importedFuncs+m.funcs))...), 0x0b)
+			code = append(code, 0x0b)
 			at = append(at, site{off: op.off, end: op.end, code: code})
 		}
 		slices.SortStableFunc(at, func(x, y site) int { return x.off - y.off })

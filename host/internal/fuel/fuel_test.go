@@ -112,8 +112,9 @@ func TestInstrument_recursionPolls(t *testing.T) {
 	}
 }
 
-// memory.fill and memory.copy run in chunks that charge fuel by size: a
-// large one polls while it runs, a tiny one costs one unit. What they do is
+// memory.fill and memory.copy are charged by size (one unit per 128
+// bytes) and long ones run in chunks: a large one polls while it runs, a
+// tiny one costs nothing. What they do is
 // unchanged: the same bytes, overlapping copies in either direction, and
 // a trap before any write when out of bounds.
 func TestInstrument_bulk(t *testing.T) {
@@ -128,6 +129,10 @@ func TestInstrument_bulk(t *testing.T) {
 			func(mem []byte) bool { return mem[0] == 0 && mem[1] == 7 && mem[2*mib] == 7 && mem[2*mib+1] == 0 }},
 		{"fill 100 B", wasmgen.NewBody().I32Const(10).I32Const(9).I32Const(100).Raw(0xfc, 11, 0), false, false,
 			func(mem []byte) bool { return mem[9] == 0 && mem[10] == 9 && mem[109] == 9 && mem[110] == 0 }},
+		// A short operation (under the chunk size) is charged by its length
+		// too: 200 KiB is 1600 units, over the 100 between polls here.
+		{"fill 200 KiB", wasmgen.NewBody().I32Const(0).I32Const(3).I32Const(200<<10).Raw(0xfc, 11, 0), true, false,
+			func(mem []byte) bool { return mem[0] == 3 && mem[200<<10-1] == 3 && mem[200<<10] == 0 }},
 		{"copy forward overlapping", wasmgen.NewBody().
 			I32Const(0).I32Const(1).I32Const(3*mib).Raw(0xfc, 11, 0).                   // 1s
 			I32Const(mib).I32Const(2).I32Const(mib).Raw(0xfc, 11, 0).                   // 2s in the second MiB
@@ -227,4 +232,23 @@ func FuzzInstrument(f *testing.F) {
 			t.Fatalf("valid module instrumented into an invalid one: %v", err)
 		}
 	})
+}
+
+// Bulk memory is charged by size: filling 8 MiB polls about once per MiB
+// (10 000 units between polls, one unit per 128 bytes), not once per 38 MiB
+// as when a 256 KiB chunk cost 65 units.
+func TestInstrument_bulkChargedBySize(t *testing.T) {
+	m := wasmgen.New()
+	m.Import("ptc", "interrupted", toI32)
+	m.Memory(256, -1)
+	m.ExportFunc("run", m.Func(none, nil, wasmgen.NewBody().I32Const(0).I32Const(1).I32Const(8<<20).Raw(0xfc, 11, 0)))
+	o := opts
+	o.Fuel = 10000
+	polls, err := run(t, m.Bytes(), o, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if polls < 6 || polls > 8 {
+		t.Fatalf("8 MiB fill: %d polls, want about 7", polls)
+	}
 }

@@ -1,0 +1,68 @@
+// Package jsonindent indents JSON for people and models to read, without
+// the blow-up of indenting deeply nested values: each line of indented
+// JSON carries two spaces per level, so a 10 000-deep array of 20 KB
+// becomes 200 MB (and copying it holds up Go's garbage collector).
+package jsonindent
+
+import (
+	"bytes"
+	"encoding/json"
+)
+
+// MaxDepth and MaxBytes bound what Indent indents: a value nested deeper
+// than MaxDepth, or whose indented form could exceed MaxBytes, is written
+// compactly instead.
+const (
+	MaxDepth = 32
+	MaxBytes = 8 << 20
+)
+
+// Indent returns valid JSON text src indented by two spaces per level, or
+// compact when indenting it would be unbounded (see MaxDepth). It fails
+// only when src is not valid JSON.
+func Indent(src []byte) ([]byte, error) {
+	var buf bytes.Buffer
+	d := depth(src, MaxDepth+1)
+	if d <= MaxDepth && len(src)*(2*d+1) <= MaxBytes {
+		if err := json.Indent(&buf, src, "", "  "); err != nil {
+			return nil, err
+		}
+		return buf.Bytes(), nil
+	}
+	if err := json.Compact(&buf, src); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// depth is the nesting depth of JSON text b, counted up to limit.
+func depth(b []byte, limit int) int {
+	d, deepest, inString := 0, 0, false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if inString {
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			d++
+			if d > deepest {
+				deepest = d
+				if deepest >= limit {
+					return deepest
+				}
+			}
+		case ']', '}':
+			d--
+		}
+	}
+	return deepest
+}
