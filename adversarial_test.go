@@ -243,7 +243,13 @@ func advParser() []advCase {
 		p("new_function_1e7", `new Function("0;".repeat(1e7))`),
 		p("eval_1e7", `eval("0;".repeat(1e7))`),
 		p("eval_long_expression", `eval("1+".repeat(5e6) + "1")`),
-		p("many_params", `new Function(Array.from({length: 1e5}, (_, i) => "a" + i).join(), "return 1")`),
+		// QuickJS refuses over 65 534 parameters with a SyntaxError; on a
+		// fast machine that comes before the deadline.
+		func() advCase {
+			c := p("many_params", `new Function(Array.from({length: 1e5}, (_, i) => "a" + i).join(), "return 1")`)
+			c.alt = []string{"exception"}
+			return c
+		}(),
 		p("regexp_compile", `for (let i = 0; i < 1e9; i++) new RegExp("(?:a|b|c)".repeat(1e6))`),
 		{name: "parser_source_at_limit", code: atLimit, want: "ok", exact: advStrp("1")},
 		{name: "parser_source_over_limit", code: atLimit + "  ", want: "syntax", contains: []string{"over the 262144-byte limit"}},
