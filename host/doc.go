@@ -5,9 +5,19 @@
 // [Host.Run] instantiates a new module with no filesystem, network,
 // arguments or environment, feeds it the program, serves its subcalls
 // through the caller's [Dispatcher] and closes the module when the run ends.
-// Limits (wall time, memory, JS stack, output, subcalls, result size) are
-// enforced per run; a limit or a cancelled context stops the guest and the
-// run returns a structured [Outcome].
+// Limits (wall time, memory, JS stack, output, error text, subcalls,
+// argument and result size) are enforced per run; a limit or a cancelled
+// context stops the guest and the run returns a structured [Outcome] that
+// says which (the program's own time limit, the caller's deadline, the
+// caller's cancellation, or [ErrShutdown]).
+//
+// Stopping is sound: the host instruments the guest with fuel checks when
+// it compiles it, so whatever the guest runs — JavaScript, a long C
+// built-in, the parser, a garbage collection — it polls the host within
+// bounded work, stops soon after its deadline and never holds up Go's
+// stop-the-world (RATIONALE.md, "Why fuel?"). [Host.Close] refuses new
+// runs, stops the running ones once its context is done, and waits for
+// them.
 //
 // The host knows nothing of tool registries or policy: a subcall is a name
 // and JSON arguments handed to the dispatcher, and its [Reply] is handed
