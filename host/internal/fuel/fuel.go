@@ -326,32 +326,35 @@ func (m *module) readNames(r *reader) {
 	}
 }
 
-// check is the code inserted at a loop or function start, with t a local
-// of the function's added for it:
+// charge is the code that takes the fuel the code amount pushes, refilling
+// (and polling) when it runs out; t is a local the function has for it:
 //
-//	global.get $fuel; i32.const 1; i32.sub; local.tee t; global.set $fuel
+//	global.get $fuel; AMOUNT; i32.sub; local.tee t; global.set $fuel
 //	local.get t; i32.const 1; i32.lt_s; if; call $refill; end
 //
-// (lt_s, not eqz: bulk operations charge more than one unit at a time.)
-//
-// (one read and one write of the global, in one basic block).
-func (m *module) check(t uint32) []byte {
+// One read and one write of the global, in one basic block; lt_s, not eqz,
+// since bulk operations take more than one unit at a time.
+func (m *module) charge(t uint32, amount ...byte) []byte {
 	g := uleb(uint64(m.importedGlobals + m.globals))
 	f := uleb(uint64(m.importedFuncs + m.funcs))
 	l := uleb(uint64(t))
-	var b []byte
-	b = append(append(append(b, 0x23), g...), 0x41, 0x01, 0x6b, 0x22)
-	b = append(append(append(b, l...), 0x24), g...)
-	b = append(append(append(b, 0x20), l...), 0x41, 0x01, 0x48, 0x04, 0x40, 0x10)
+	b := append(append([]byte{0x23}, g...), amount...)
+	b = append(append(append(b, 0x6b, 0x22), l...), 0x24)
+	b = append(append(append(b, g...), 0x20), l...)
+	b = append(b, 0x41, 0x01, 0x48, 0x04, 0x40, 0x10)
 	return append(append(b, f...), 0x0b)
 }
+
+// check is the code inserted at a loop or function start: it takes one
+// unit (see charge).
+func (m *module) check(t uint32) []byte { return m.charge(t, 0x41, 0x01) }
 
 // bulkChunk is the most a memory.fill or memory.copy does between two
 // fuel charges: one such instruction fills or copies up to gigabytes (and
 // takes the page faults of fresh memory) in one step, so a longer one is
 // replaced by a call of an added function that does it in chunks. Shorter
-// ones (nearly all: memcpy of a string, a struct) stay as they are and
-// cost nothing.
+// ones (nearly all: memcpy of a string, a struct) stay as they are and are
+// charged by their length after they run.
 const bulkChunk = 256 << 10
 
 // bulkShift sets what bulk memory costs: one unit of fuel per
@@ -367,8 +370,6 @@ const bulkShift = 7
 // follows its overlapping source runs backwards, as memmove does).
 func (m *module) chunked(fill bool) []byte {
 	const d, x, n, c = 0, 1, 2, 3 // parameters, then the chunk length
-	g := uleb(uint64(m.importedGlobals + m.globals))
-	refill := append([]byte{0x10}, uleb(uint64(m.importedFuncs+m.funcs))...)
 	var b []byte
 	op := func(code ...byte) { b = append(b, code...) }
 	// trapOutOfBounds traps when a + n is past the end of memory, in i64.
@@ -386,17 +387,8 @@ func (m *module) chunked(fill bool) []byte {
 		op(sleb(bulkChunk)...)
 		op(0x49, 0x1b, 0x21, c) // n < chunk ? n : chunk
 	}
-	// charge subtracts c>>bulkShift + 1 from the fuel, refilling (and
-	// polling) when it runs out.
-	charge := func() {
-		op(0x23)
-		op(g...)
-		op(0x20, c, 0x41, bulkShift, 0x76, 0x41, 0x01, 0x6a, 0x6b, 0x22, c, 0x24)
-		op(g...)
-		op(0x20, c, 0x41, 0x01, 0x48, 0x04, 0x40)
-		op(refill...)
-		op(0x0b)
-	}
+	// charge takes c>>bulkShift + 1 units (c is free afterwards).
+	charge := func() { op(m.charge(c, 0x20, c, 0x41, bulkShift, 0x76, 0x41, 0x01, 0x6a)...) }
 	op(0x01, 0x01, 0x7f) // one local: c
 	trapOutOfBounds(d)
 	if !fill {
@@ -711,21 +703,14 @@ func (m *module) code(_ []byte) ([]byte, error) {
 			//   if (i32, i32, i32) -> (); call $chunked
 			//   else; OP; charge t >> bulkShift; end
 			l := uleb(uint64(t))
-			g := uleb(uint64(m.importedGlobals + m.globals))
 			code := append([]byte{0x22}, l...)
 			code = append(append(code, 0x20), l...)
 			code = append(append(code, 0x41), sleb(bulkChunk)...)
 			code = append(append(code, 0x4b, 0x04), sleb(int64(m.types)+1)...)
 			code = append(append(code, call...), 0x05)
 			code = append(code, b.raw[op.off:op.end]...)
-			code = append(append(code, 0x23), g...)
-			code = append(append(code, 0x20), l...)
-			code = append(code, 0x41, bulkShift, 0x76, 0x6b, 0x22)
-			code = append(append(code, l...), 0x24)
-			code = append(append(code, g...), 0x20)
-			code = append(append(code, l...), 0x41, 0x01, 0x48, 0x04, 0x40, 0x10)
-			code = append(append(code, uleb(uint64(m.importedFuncs+m.funcs))...), 0x0b)
-			code = append(code, 0x0b)
+			amount := append(append([]byte{0x20}, l...), 0x41, bulkShift, 0x76) // t >> bulkShift
+			code = append(append(code, m.charge(t, amount...)...), 0x0b)
 			at = append(at, site{off: op.off, end: op.end, code: code})
 		}
 		slices.SortStableFunc(at, func(x, y site) int { return x.off - y.off })
