@@ -709,6 +709,18 @@ static void finish_lit(int32_t kind, const char *json) { finish_str(kind, json, 
 
 // finish_exception reports the pending exception of ctx with the kind given
 // (or KIND_STOPPED when it is the uncatchable interrupt).
+// finish_undescribed reports an exception that could not be described
+// (describing it threw; that exception is pending and dropped here).
+static void finish_undescribed(int32_t kind) {
+    JSValue e = JS_GetException(ctx);
+    int uncatchable = JS_IsUncatchableError(e);
+    JS_FreeValue(ctx, e);
+    if (uncatchable)
+        finish_lit(KIND_STOPPED, "{\"message\":\"interrupted\",\"stack\":\"\"}");
+    else
+        finish_lit(kind, "{\"message\":\"exception could not be described\",\"stack\":\"\"}");
+}
+
 static void finish_exception(int32_t kind) {
     JSValue exc = JS_GetException(ctx);
     if (JS_IsUncatchableError(exc)) {
@@ -719,13 +731,7 @@ static void finish_exception(int32_t kind) {
     JSValue r = JS_Call(ctx, describe_fn, JS_UNDEFINED, 1, (JSValueConst *)&exc);
     JS_FreeValue(ctx, exc);
     if (JS_IsException(r)) {
-        JSValue e2 = JS_GetException(ctx);
-        int uncatchable = JS_IsUncatchableError(e2);
-        JS_FreeValue(ctx, e2);
-        if (uncatchable)
-            finish_lit(KIND_STOPPED, "{\"message\":\"interrupted\",\"stack\":\"\"}");
-        else
-            finish_lit(kind, "{\"message\":\"exception could not be described\",\"stack\":\"\"}");
+        finish_undescribed(kind);
         return;
     }
     // {"message": r[0], "stack": r[1]}, written here so that nothing the
@@ -743,13 +749,7 @@ static void finish_exception(int32_t kind) {
     JS_FreeValue(ctx, st);
     out_of_memory_if(b.error);
     if (!ok) {
-        JSValue e2 = JS_GetException(ctx);
-        int uncatchable = JS_IsUncatchableError(e2);
-        JS_FreeValue(ctx, e2);
-        if (uncatchable)
-            finish_lit(KIND_STOPPED, "{\"message\":\"interrupted\",\"stack\":\"\"}");
-        else
-            finish_lit(kind, "{\"message\":\"exception could not be described\",\"stack\":\"\"}");
+        finish_undescribed(kind);
     } else {
         finish_str(kind, (const char *)b.buf, b.size);
     }
