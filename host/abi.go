@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -84,13 +85,14 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 		}
 		// Nor for the deadline's timer to fire: under load, Go runs timers
 		// late (100 ms and more were measured in make soak).
-		r.overdue()
+		now := time.Now()
+		r.overdue(now)
 		if r.stopped() {
 			s[0] = 1
 			return
 		}
 		s[0] = 0
-		r.yield()
+		r.yield(now)
 	}, nil, []api.ValueType{i32})
 	// call_start(name, name_len, args, args_len) -> id > 0, or -1 to stop
 	fn("call_start", func(ctx context.Context, m api.Module, s []uint64) {
@@ -129,7 +131,7 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 			// whether or not the watcher goroutine has noticed yet.
 			r.stop(stopFromContext(ctx))
 		}
-		r.overdue()
+		r.overdue(time.Now())
 		r.finish(api.DecodeI32(s[0]), data)
 	}, []api.ValueType{i32, i32, i32}, nil)
 	_, err := b.Instantiate(ctx)

@@ -137,13 +137,13 @@ const (
 )
 
 // yield lets other goroutines run if the guest has been busy long enough
-// (see yieldAfter); the guest's polls call it.
-func (r *run) yield() {
-	now := time.Since(r.started)
-	if now < yieldAfter || now-r.lastYield < yieldEvery {
+// (see yieldAfter); the guest's polls call it with the time of the poll.
+func (r *run) yield(now time.Time) {
+	since := now.Sub(r.started)
+	if since < yieldAfter || since-r.lastYield < yieldEvery {
 		return
 	}
-	r.lastYield = now
+	r.lastYield = since
 	runtime.Gosched()
 }
 
@@ -383,8 +383,8 @@ func (r *run) take(id int32, n uint32) ([]byte, bool) {
 
 // overdue stops the run if its deadline has passed, whether or not the
 // context's timer has fired yet.
-func (r *run) overdue() {
-	if !r.deadline.IsZero() && !time.Now().Before(r.deadline) {
+func (r *run) overdue(now time.Time) {
+	if !r.deadline.IsZero() && !now.Before(r.deadline) {
 		r.stop(r.deadlineWhy)
 	}
 }
