@@ -1,9 +1,9 @@
 package pipeline
 
 import (
-	"bytes"
 	"fmt"
 
+	"github.com/ptchost/ptc/internal/jsontext"
 	"github.com/ptchost/ptc/registry"
 )
 
@@ -56,51 +56,12 @@ func (p *Pipeline) checkLongArguments(name string, raw []byte) error {
 }
 
 // deeper reports whether the JSON text b opens more than limit arrays and
-// objects inside one another. It is a scan of the bytes, not a parse:
-// brackets inside strings (escapes included) do not count, it stops at the
-// first bracket over the limit, and malformed text is left to the parser.
+// objects inside one another. It is a scan of the bytes, not a parse
+// (jsontext.Depth): it stops at the first bracket over the limit, and
+// malformed text is left to the parser.
 func deeper(b []byte, limit int) bool {
 	if len(b) <= limit {
 		return false // too short to hold limit+1 brackets
 	}
-	depth := 0
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '"':
-			end := stringEnd(b, i)
-			if end < 0 {
-				return false // unterminated string: the parser refuses it
-			}
-			i = end
-		case '[', '{':
-			if depth++; depth > limit {
-				return true
-			}
-		case ']', '}':
-			depth--
-		}
-	}
-	return false
-}
-
-// stringEnd returns the index of the quote that closes the JSON string
-// opening at b[start], or -1 if there is none.
-func stringEnd(b []byte, start int) int {
-	i := start
-	for {
-		j := bytes.IndexByte(b[i+1:], '"')
-		if j < 0 {
-			return -1
-		}
-		i += 1 + j
-		// The quote is escaped when an odd number of backslashes precede
-		// it. Each run is counted once: runs end at the quotes between them.
-		n := 0
-		for k := i - 1; k > start && b[k] == '\\'; k-- {
-			n++
-		}
-		if n%2 == 0 {
-			return i
-		}
-	}
+	return jsontext.Depth(b, limit+1) > limit
 }

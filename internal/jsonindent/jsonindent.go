@@ -7,6 +7,8 @@ package jsonindent
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/ptchost/ptc/internal/jsontext"
 )
 
 // MaxDepth and MaxBytes bound what Indent indents: a value nested deeper
@@ -22,7 +24,7 @@ const (
 // only when src is not valid JSON.
 func Indent(src []byte) ([]byte, error) {
 	var buf bytes.Buffer
-	d := depth(src, MaxDepth+1)
+	d := jsontext.Depth(src, MaxDepth+1)
 	if d <= MaxDepth && len(src)*(2*d+1) <= MaxBytes {
 		if err := json.Indent(&buf, src, "", "  "); err != nil {
 			return nil, err
@@ -33,36 +35,4 @@ func Indent(src []byte) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// depth is the nesting depth of JSON text b, counted up to limit.
-func depth(b []byte, limit int) int {
-	d, deepest, inString := 0, 0, false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if inString {
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			continue
-		}
-		switch c {
-		case '"':
-			inString = true
-		case '[', '{':
-			d++
-			if d > deepest {
-				deepest = d
-				if deepest >= limit {
-					return deepest
-				}
-			}
-		case ']', '}':
-			d--
-		}
-	}
-	return deepest
 }

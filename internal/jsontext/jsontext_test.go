@@ -1,0 +1,24 @@
+package jsontext
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestDepth(t *testing.T) {
+	for _, c := range []struct {
+		in           string
+		limit, depth int
+	}{
+		{`1`, 10, 0},
+		{`[[1],{"a":[2]}]`, 10, 3},
+		{`["[[[[", "\"[[[", "\\"]`, 10, 1},
+		{strings.Repeat("[", 100), 10, 10},
+		{`["unterminated`, 10, 1},
+		{`{"a":{"b":{}}}`, 2, 2},
+	} {
+		if got := Depth([]byte(c.in), c.limit); got != c.depth {
+			t.Errorf("Depth(%q, %d) = %d, want %d", c.in, c.limit, got, c.depth)
+		}
+	}
+}
