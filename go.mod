@@ -1,6 +1,6 @@
 module github.com/ptchost/ptc
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
@@ -10,7 +10,8 @@ require (
 )
 
 require (
+	github.com/evanw/esbuild v0.28.2 // indirect
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/sys v0.44.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
 )
