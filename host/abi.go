@@ -101,10 +101,12 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 		args := read(r, m, api.DecodeU32(s[2]), api.DecodeU32(s[3]))
 		s[0] = api.EncodeI32(r.start(ctx, name, args))
 	}, []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32})
-	// call_wait() -> id<<32 | len of the completed call's envelope, or -1
+	// call_wait(timeout_ns) -> id<<32 | len of the completed call's
+	// envelope; 0 when timeout_ns (>= 0: the guest's next timer is due
+	// then) passed first; -1 to stop.
 	fn("call_wait", func(ctx context.Context, _ api.Module, s []uint64) {
-		s[0] = api.EncodeI64(runFrom(ctx).wait(ctx))
-	}, nil, []api.ValueType{i64})
+		s[0] = api.EncodeI64(runFrom(ctx).wait(ctx, int64(s[0])))
+	}, []api.ValueType{i64}, []api.ValueType{i64})
 	// call_read(id, ptr, len) -> 0, after copying the envelope to ptr
 	fn("call_read", func(ctx context.Context, m api.Module, s []uint64) {
 		r := runFrom(ctx)
@@ -134,6 +136,32 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 		r.overdue(time.Now())
 		r.finish(api.DecodeI32(s[0]), data)
 	}, []api.ValueType{i32, i32, i32}, nil)
+	// intl(ptr, cap) -> the size of the Intl bundle, copied to ptr when it
+	// fits in cap: the guest loads it on first use of Intl.
+	fn("intl", func(ctx context.Context, m api.Module, s []uint64) {
+		r := runFrom(ctx)
+		r.launchDeferred()
+		src := r.intl
+		ptr, n := api.DecodeU32(s[0]), api.DecodeU32(s[1])
+		if n >= uint32(len(src)) && len(src) > 0 {
+			if !m.Memory().Write(ptr, src) {
+				r.fault(KindInternal, "guest passed an out-of-range buffer to the host")
+				panic(errGuestFault)
+			}
+		}
+		s[0] = api.EncodeI32(int32(len(src)))
+	}, []api.ValueType{i32, i32}, []api.ValueType{i32})
+	// collate(locale, options, a, b as ptr/len pairs) -> -1, 0 or 1: the
+	// order of a and b by CLDR collation (Intl.Collator, localeCompare).
+	fn("collate", func(ctx context.Context, m api.Module, s []uint64) {
+		r := runFrom(ctx)
+		r.launchDeferred()
+		loc := readString(r, m, api.DecodeU32(s[0]), api.DecodeU32(s[1]))
+		opt := readString(r, m, api.DecodeU32(s[2]), api.DecodeU32(s[3]))
+		a := readString(r, m, api.DecodeU32(s[4]), api.DecodeU32(s[5]))
+		b := readString(r, m, api.DecodeU32(s[6]), api.DecodeU32(s[7]))
+		s[0] = api.EncodeI32(int32(r.collators.compare(loc, opt, a, b)))
+	}, []api.ValueType{i32, i32, i32, i32, i32, i32, i32, i32}, []api.ValueType{i32})
 	_, err := b.Instantiate(ctx)
 	return err
 }

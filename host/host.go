@@ -3,12 +3,12 @@ package host
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	crand "crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 	"unicode/utf8"
@@ -20,6 +20,7 @@ import (
 
 	"github.com/ptchost/ptc/guest/quickjs"
 	"github.com/ptchost/ptc/host/internal/fuel"
+	"github.com/ptchost/ptc/host/internal/typescript"
 )
 
 // Config configures a Host. The zero value is valid.
@@ -45,6 +46,9 @@ type Host struct {
 	// fresh is the memory of a new instance, which images are diffed against.
 	fresh    []byte
 	preludes preludeCache
+	// intl is the Intl bundle guests load on first use (host import intl);
+	// nil when the guest was built without it.
+	intl []byte
 
 	// life is cancelled with ErrShutdown when Close stops waiting for the
 	// runs in progress; every run watches it.
@@ -62,9 +66,13 @@ type Host struct {
 // was not built (run make guest).
 func New(ctx context.Context, cfg Config) (*Host, error) {
 	wasm := cfg.Wasm
+	var intl []byte
 	if wasm == nil {
 		var err error
 		if wasm, err = quickjs.Wasm(); err != nil {
+			return nil, fmt.Errorf("host: %w", err)
+		}
+		if intl, err = quickjs.Intl(); err != nil {
 			return nil, fmt.Errorf("host: %w", err)
 		}
 	}
@@ -81,7 +89,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		rc = rc.WithCompilationCache(c)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
-	h := &Host{rt: rt, cache: cache}
+	h := &Host{rt: rt, cache: cache, intl: intl}
 	h.life, h.kill = context.WithCancelCause(context.Background())
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		h.Close(ctx)
@@ -354,7 +362,8 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	if cd, ok := ctx.Deadline(); ok && cd.Before(r.deadline) {
 		r.deadline, r.deadlineWhy = cd, stopDeadline
 	}
-	r.srcLines = strings.Count(p.Source, "\n") + 1
+	r.src = p.Source
+	r.intl = h.intl
 	defer r.shutdown()
 	stopWatch := context.AfterFunc(runCtx, func() { r.stop(stopFromContext(runCtx)) })
 	defer stopWatch()
@@ -513,20 +522,57 @@ func (r *run) load(ctx context.Context, mod api.Module, src string) (uint32, err
 	return ptr, nil
 }
 
-// exec copies the source into the guest and runs it.
+// exec copies the source into the guest and runs it. A program the guest
+// cannot parse as JavaScript is tried as TypeScript: when esbuild can strip
+// its types, the JavaScript runs in the same instance (nothing of the
+// program ran), with the line map for its stack traces. So plain
+// JavaScript never pays for the transform.
 func (r *run) exec(ctx context.Context, mod api.Module, src string) error {
 	runFn := mod.ExportedFunction("ptc_run")
 	if runFn == nil {
 		return fmt.Errorf("guest lacks a ptc_run export")
 	}
+	if lim := mod.ExportedFunction("ptc_limits"); lim != nil {
+		if _, err := lim.Call(ctx, uint64(r.lim.ArgumentBytes), uint64(r.lim.ArgumentDepth), uint64(r.lim.Timers)); err != nil {
+			return err
+		}
+	}
+	if err := r.runSource(ctx, mod, runFn, src); err != nil {
+		return err
+	}
+	if !r.syntaxOnly() {
+		return nil
+	}
+	js, m, err := typescript.Strip(src)
+	if err != nil {
+		// Not TypeScript either: the guest's syntax error stands, unless
+		// esbuild read further (see run.syntaxMessage).
+		errors.As(err, &r.tsErr)
+		return nil
+	}
+	if lm := mod.ExportedFunction("ptc_linemap"); lm != nil {
+		tab := m.Lines()
+		buf := make([]byte, 4*len(tab))
+		for i, v := range tab {
+			binary.LittleEndian.PutUint32(buf[4*i:], uint32(v))
+		}
+		ptr, err := r.load(ctx, mod, string(buf))
+		if err != nil || ptr == 0 {
+			return err
+		}
+		if _, err := lm.Call(ctx, uint64(ptr), uint64(len(tab)/2)); err != nil {
+			return err
+		}
+	}
+	r.retry(m)
+	return r.runSource(ctx, mod, runFn, js)
+}
+
+// runSource copies src into the guest and calls ptc_run.
+func (r *run) runSource(ctx context.Context, mod api.Module, runFn api.Function, src string) error {
 	ptr, err := r.load(ctx, mod, src)
 	if err != nil || ptr == 0 {
 		return err
-	}
-	if lim := mod.ExportedFunction("ptc_limits"); lim != nil {
-		if _, err := lim.Call(ctx, uint64(r.lim.ArgumentBytes), uint64(r.lim.ArgumentDepth)); err != nil {
-			return err
-		}
 	}
 	_, err = runFn.Call(ctx, uint64(ptr), uint64(len(src)), r.lim.MemoryBytes, uint64(r.lim.StackBytes))
 	return err

@@ -21,6 +21,8 @@ const (
 	// same defaults to every call).
 	DefaultArgumentBytes = 1 << 20
 	DefaultArgumentDepth = 64
+	// DefaultTimers bounds the timers a program has pending at once.
+	DefaultTimers = 1000
 
 	// wasmStackBytes is the C stack the guest is linked with; the JS stack
 	// limit must stay below it.
@@ -56,6 +58,9 @@ type Limits struct {
 	// host. ArgumentDepth is at most 1000.
 	ArgumentBytes int
 	ArgumentDepth int
+	// Timers bounds the timers (setTimeout, setInterval) pending at once:
+	// creating one more throws a RangeError naming the limit.
+	Timers int
 }
 
 // WithDefaults returns l with every zero field set to its default.
@@ -92,6 +97,9 @@ func (l Limits) WithDefaults() Limits {
 	}
 	if l.ArgumentDepth <= 0 {
 		l.ArgumentDepth = DefaultArgumentDepth
+	}
+	if l.Timers <= 0 {
+		l.Timers = DefaultTimers
 	}
 	return l
 }

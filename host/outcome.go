@@ -55,8 +55,13 @@ type Outcome struct {
 	// Output holds the captured console lines in call order.
 	Output []string
 	// ReturnValue is the program's return value as compact JSON, or nil
-	// when the program returned undefined (or failed).
+	// when the program returned undefined (or failed). A value JSON
+	// cannot hold as it is (a Map, a BigInt, a cycle) is converted as
+	// DESIGN.md says, and ReturnText holds how the model sees it.
 	ReturnValue json.RawMessage
+	// ReturnText is Node's util.inspect of a return value JSON does not
+	// represent as it is, without elision; empty otherwise.
+	ReturnText string
 	// Subcalls counts the subcalls the program started.
 	Subcalls int
 	// Received lists, by Call.Seq and in order, the subcalls whose results
@@ -113,6 +118,9 @@ func (o *Outcome) Text() string {
 }
 
 func (o *Outcome) displayValue() string {
+	if o.ReturnText != "" {
+		return o.ReturnText
+	}
 	if o.ReturnValue == nil {
 		return ""
 	}
@@ -122,7 +130,7 @@ func (o *Outcome) displayValue() string {
 			return s
 		}
 	}
-	b, err := jsonindent.Indent(o.ReturnValue)
+	b, err := jsonindent.Layout(o.ReturnValue)
 	if err != nil {
 		return string(o.ReturnValue)
 	}

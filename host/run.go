@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"github.com/ptchost/ptc/host/internal/typescript"
 )
 
 // stopReason says why the host asked the guest to stop.
@@ -105,7 +107,16 @@ type run struct {
 	faultKind   Kind
 	faultMsg    string
 	cancelCalls context.CancelFunc
-	srcLines    int
+
+	// intl is the Intl bundle the guest loads on first use; collators
+	// serve its collation, on the guest's goroutine only.
+	intl      []byte
+	collators collators
+	// src is the program as written; ts, when it was TypeScript, maps
+	// positions in the JavaScript run back to it.
+	src   string
+	ts    *typescript.Map
+	tsErr *typescript.Error
 }
 
 func newRun(d Dispatcher, lim Limits, cancelCalls context.CancelFunc) *run {
@@ -332,12 +343,13 @@ func (r *run) complete(ctx context.Context, id int32, env []byte) {
 }
 
 // wait blocks until a subcall completes and returns its id and the length
-// of its envelope, or -1 when the guest must stop.
-func (r *run) wait(ctx context.Context) int64 {
+// of its envelope, 0 when timeout (nanoseconds; negative: none) passed
+// first, or -1 when the guest must stop.
+func (r *run) wait(ctx context.Context, timeout int64) int64 {
 	if r.stopped() {
 		return -1
 	}
-	if r.deferred != nil && r.outstanding == 0 {
+	if r.deferred != nil && r.outstanding == 0 && timeout < 0 {
 		id := r.deferred.id
 		env := r.dispatchInline(ctx)
 		if env == nil {
@@ -346,10 +358,27 @@ func (r *run) wait(ctx context.Context) int64 {
 		return r.deliver(id, env)
 	}
 	r.launchDeferred()
+	var due <-chan time.Time
+	if timeout >= 0 {
+		select {
+		case c := <-r.ready:
+			r.outstanding--
+			return r.deliver(c.id, c.env)
+		default:
+		}
+		if timeout == 0 {
+			return 0
+		}
+		t := time.NewTimer(time.Duration(timeout))
+		defer t.Stop()
+		due = t.C
+	}
 	select {
 	case c := <-r.ready:
 		r.outstanding--
 		return r.deliver(c.id, c.env)
+	case <-due:
+		return 0
 	case <-r.stopCh:
 		return -1
 	case <-ctx.Done():
@@ -466,8 +495,10 @@ func (r *run) fillFrom(out *Outcome) {
 		return
 	}
 	out.Message, out.Stack = e.Message, e.Stack
-	if r.finishKind == guestSyntax || r.finishKind == guestException {
-		out.Message += where(e.Stack, r.srcLines)
+	if r.finishKind == guestSyntax {
+		r.syntaxMessage(out)
+	} else if r.finishKind == guestException {
+		out.Message += r.where(e.Stack)
 	}
 	switch r.finishKind {
 	case guestSyntax:
@@ -491,52 +522,151 @@ func (r *run) fillMemory(out *Outcome) {
 }
 
 func (r *run) fillOK(out *Outcome) {
-	d := r.finishData
-	const pre = `{"value":`
-	if len(d) > len(pre) && string(d[:len(pre)]) == pre && d[len(d)-1] == '}' {
-		v := d[len(pre) : len(d)-1]
-		if len(v) > r.lim.ResultBytes {
-			out.Kind = KindOutputLimit
-			out.Message = "return value is " + itoa(len(v)) + " bytes of JSON, over the " + itoa(r.lim.ResultBytes) + "-byte limit"
-			return
-		}
-		if !json.Valid(v) {
-			out.Kind, out.Message = KindInternal, "guest returned malformed JSON"
-			return
-		}
-		out.Kind, out.ReturnValue = KindOK, json.RawMessage(wellFormed(v))
+	var rv struct {
+		Text  *string         `json:"text"`
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(r.finishData, &rv); err != nil {
+		out.Kind, out.Message = KindInternal, "guest reported a malformed result"
 		return
 	}
-	if string(d) == "{}" {
-		out.Kind = KindOK
-		return
+	out.Kind = KindOK
+	if rv.Value != nil {
+		out.ReturnValue = json.RawMessage(wellFormed(rv.Value))
 	}
-	out.Kind, out.Message = KindInternal, "guest reported a malformed result"
+	if rv.Text != nil {
+		out.ReturnText = *rv.Text
+		if out.ReturnValue == nil {
+			out.ReturnValue = json.RawMessage("null")
+		}
+	}
 }
 
-// where locates an error in the program from the first program.js frame of
-// its stack: " (line N)", or " (at the end of the program)" for a position
-// past its last line (an unclosed bracket, say). Columns are left out: on
-// the first line they are offset by the wrapper the guest adds.
-func where(stack string, lines int) string {
+// syntaxOnly reports whether the run so far is just the guest's syntax
+// error: nothing of the program ran and nothing stopped it.
+func (r *run) syntaxOnly() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.finished && r.finishKind == guestSyntax && !r.stopped() && r.faultKind == "" &&
+		len(r.output) == 0 && r.subcalls == 0
+}
+
+// retry forgets the syntax error of the first attempt, before the program
+// runs again as the JavaScript m maps back to the TypeScript written.
+func (r *run) retry(m *typescript.Map) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.finished, r.finishKind, r.finishData = false, 0, nil
+	r.ts = m
+}
+
+// noModules is the syntax error of an import or export statement.
+const noModules = "SyntaxError: there are no modules here: tools is a global (call tools.NAME(args) directly), and no import, export or require is needed"
+
+// syntaxMessage completes the message of a syntax error: where it is, and
+// what to do about a module statement. QuickJS places a syntax error only
+// roughly (its column is the scanner's, often past the token), so when
+// esbuild, reading the program as TypeScript, failed too on the same line
+// or further, its error, which is exact, is the one shown.
+func (r *run) syntaxMessage(out *Outcome) {
+	line, col, ok := stackPosition(out.Stack)
+	if ok && line == 1 && r.ts == nil {
+		col -= prefixBytes
+	}
+	if e := r.tsErr; e != nil && r.ts == nil && (!ok || e.Line >= line) {
+		out.Message, line, col, ok = "SyntaxError: "+e.Text, e.Line, e.Column, true
+	}
+	lines := strings.Split(r.src, "\n")
+	if !ok {
+		return
+	}
+	if line > len(lines) {
+		out.Message += " (at the end of the program)"
+		return
+	}
+	if t := strings.TrimSpace(lines[line-1]); strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "import{") || strings.HasPrefix(t, "export ") {
+		out.Message = noModules
+	}
+	out.Message += " (line " + strconv.Itoa(line) + ", column " + strconv.Itoa(max(col, 1)) + ")" + excerpt(lines[line-1], col)
+}
+
+// stackPosition reads the line and column of the first program.js frame
+// of a stack.
+func stackPosition(stack string) (line, col int, ok bool) {
 	const file = "program.js:"
 	i := strings.Index(stack, file)
 	if i < 0 {
-		return ""
+		return 0, 0, false
 	}
 	rest := stack[i+len(file):]
-	j := strings.IndexByte(rest, ':')
-	if j <= 0 {
+	j := 0
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	k := j + 1
+	for k < len(rest) && rest[k] >= '0' && rest[k] <= '9' {
+		k++
+	}
+	if j == 0 || k > len(rest) || rest[j] != ':' || k == j+1 {
+		return 0, 0, false
+	}
+	line, _ = strconv.Atoi(rest[:j])
+	col, _ = strconv.Atoi(rest[j+1 : k])
+	return line, col, line > 0
+}
+
+// prefixBytes is the length of the guest's wrapper on a JavaScript
+// program's first line ("(async function () {" in glue.c).
+const prefixBytes = 20
+
+// where locates an exception in the program from the first program.js
+// frame of its stack: " (line N)", or " (at the end of the program)" for a
+// position past its last line. Positions are the program's as written
+// (the guest maps those of a stripped TypeScript program).
+func (r *run) where(stack string) string {
+	n, _, ok := stackPosition(stack)
+	if !ok {
 		return ""
 	}
-	n, err := strconv.Atoi(rest[:j])
-	if err != nil || n <= 0 {
-		return ""
-	}
-	if n > lines {
+	if n > strings.Count(r.src, "\n")+1 {
 		return " (at the end of the program)"
 	}
 	return " (line " + strconv.Itoa(n) + ")"
+}
+
+// excerptBytes bounds the part of a line excerpt shows.
+const excerptBytes = 120
+
+// excerpt is line, indented, with a caret under column col (1-based,
+// counted in bytes as QuickJS counts), cut to a window around the column
+// when it is long.
+func excerpt(line string, col int) string {
+	line = strings.TrimRight(line, "\r")
+	col = min(max(col, 1), len(line)+1)
+	from := 0
+	if len(line) > excerptBytes && col > excerptBytes/2 {
+		from = col - excerptBytes/2
+		for from < len(line) && !utf8.RuneStart(line[from]) {
+			from++
+		}
+	}
+	to := min(len(line), from+excerptBytes)
+	for to < len(line) && !utf8.RuneStart(line[to]) {
+		to--
+	}
+	shown := line[from:to]
+	var caret strings.Builder
+	for _, c := range line[from : col-1] {
+		if c == '\t' {
+			caret.WriteByte('\t')
+		} else {
+			caret.WriteByte(' ')
+		}
+	}
+	if strings.TrimSpace(shown) == "" {
+		return ""
+	}
+	return "\n    " + shown + "\n    " + caret.String() + "^"
 }
 
 // hasOutcome reports whether the guest reported an outcome through finish

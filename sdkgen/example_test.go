@@ -71,7 +71,7 @@ func ExampleJS() {
 	//     get_weather: function (args) { return call("get_weather", args); },
 	//     web_search: function (args) { return call("web-search", args); },
 	//   };
-	//   Object.defineProperty(globalThis, "tools", { value: Object.freeze(tools), writable: false, enumerable: false, configurable: false });
+	//   globalThis.__ptc_tools(tools, "[[\"get_weather\",\"\",\"get_weather(args?: unknown): Promise<unknown>;\"],[\"web_search\",\"\",\"/** Calls the tool \\\"web-search\\\". */\\nweb_search(args?: unknown): Promise<unknown>;\"]]");
 	// })();
 }
 

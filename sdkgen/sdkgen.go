@@ -164,12 +164,18 @@ func MethodNames(tools []Tool) []string {
 	return out
 }
 
-// JS returns the SDK prelude: a script that defines the frozen global tools
-// object, one method per tool, named by [MethodNames]. Each method takes one
-// argument object and returns __ptc_call with the tool's real name and the
-// arguments.
+// JS returns the SDK prelude: a script that defines the global tools
+// object (by the guest's __ptc_tools) over one method per tool, named by
+// [MethodNames]. Each method takes one argument object and returns
+// __ptc_call with the tool's real name and the arguments. The guest makes
+// tools a Proxy: any other name the program calls (a misspelt tool)
+// becomes a subcall of that name, which the executor answers with
+// UNKNOWN_TOOL and the nearest names; tools.$search(query) and
+// tools.$describe(name) answer from the declarations of [Declarations],
+// passed as one JSON string the guest parses on first use.
 func JS(tools []Tool) string {
 	names := MethodNames(tools)
+	decls := Declarations(tools)
 	var b strings.Builder
 	b.WriteString("(function () {\n")
 	b.WriteString("  \"use strict\";\n")
@@ -189,7 +195,35 @@ func JS(tools []Tool) string {
 		b.WriteString("  ")
 	}
 	b.WriteString("};\n")
-	b.WriteString("  Object.defineProperty(globalThis, \"tools\", { value: Object.freeze(tools), writable: false, enumerable: false, configurable: false });\n")
+	// [method, description, declaration] of each tool.
+	docs := make([]byte, 0, 256)
+	docs = append(docs, '[')
+	for i, t := range tools {
+		if i > 0 {
+			docs = append(docs, ',')
+		}
+		docs = append(docs, '[')
+		docs = appendQuote(docs, names[i])
+		docs = append(docs, ',')
+		docs = appendQuote(docs, strings.TrimSpace(t.Description))
+		docs = append(docs, ',')
+		docs = appendQuote(docs, dedent(decls[i]))
+		docs = append(docs, ']')
+	}
+	docs = append(docs, ']')
+	b.WriteString("  globalThis.__ptc_tools(tools, ")
+	b.WriteString(quote(string(docs)))
+	b.WriteString(");\n")
 	b.WriteString("})();\n")
 	return b.String()
+}
+
+// dedent removes the two spaces a declaration is indented by inside the
+// tools object, and its trailing newline.
+func dedent(decl string) string {
+	lines := strings.Split(strings.TrimSuffix(decl, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, "  ")
+	}
+	return strings.Join(lines, "\n")
 }

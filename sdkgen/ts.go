@@ -35,13 +35,27 @@ declare class ToolError extends Error {
 // tool, named by [MethodNames], in input order) and of the ToolError class,
 // as they go into run_code's description.
 func TypeScript(tools []Tool) string {
-	names := MethodNames(tools)
 	var b strings.Builder
 	b.WriteString("declare const tools: {")
 	if len(tools) > 0 {
 		b.WriteString("\n")
 	}
+	for _, d := range Declarations(tools) {
+		b.WriteString(d)
+	}
+	b.WriteString("};\n")
+	b.WriteString(toolErrorDecl)
+	return b.String()
+}
+
+// Declarations returns the declaration of each tool's method, index for
+// index, as it appears inside the tools object of [TypeScript]: its doc
+// comment and its signature, indented by two spaces, ending in ";\n".
+func Declarations(tools []Tool) []string {
+	names := MethodNames(tools)
+	out := make([]string, len(tools))
 	for i, t := range tools {
+		var b strings.Builder
 		params := parseSchema(t.Parameters)
 		var docs []string
 		if d := strings.TrimSpace(t.Description); d != "" {
@@ -70,10 +84,9 @@ func TypeScript(tools []Tool) string {
 		}
 		b.WriteString(ot)
 		b.WriteString(">;\n")
+		out[i] = b.String()
 	}
-	b.WriteString("};\n")
-	b.WriteString(toolErrorDecl)
-	return b.String()
+	return out
 }
 
 // parseSchema parses a JSON Schema document; nil when it is not JSON.

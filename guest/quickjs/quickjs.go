@@ -33,3 +33,21 @@ func Wasm() ([]byte, error) {
 	}
 	return b, nil
 }
+
+// IntlFileName is the name of the Intl bundle inside the build directory:
+// the FormatJS polyfills and their locale data, which the guest loads from
+// the host on first use of Intl (see guest/quickjs/intl).
+const IntlFileName = "intl.js"
+
+// Intl returns the Intl bundle's bytes, or ErrNotBuilt when it was not
+// built before this package was compiled. The slice must not be modified.
+func Intl() ([]byte, error) {
+	b, err := build.ReadFile("build/" + IntlFileName)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, ErrNotBuilt
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b, nil
+}

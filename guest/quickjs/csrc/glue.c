@@ -5,7 +5,10 @@
 
 #include <malloc.h>
 #include <math.h>
+#include <sys/random.h>
 #include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,9 +24,12 @@
 IMPORT("write") int32_t host_write(const char *ptr, uint32_t len);
 IMPORT("interrupted") int32_t host_interrupted(void);
 IMPORT("call_start") int32_t host_call_start(const char *name, uint32_t name_len, const char *args, uint32_t args_len);
-IMPORT("call_wait") int64_t host_call_wait(void);
+IMPORT("call_wait") int64_t host_call_wait(int64_t timeout_ns);
 IMPORT("call_read") int32_t host_call_read(int32_t id, char *ptr, uint32_t len);
 IMPORT("finish") void host_finish(int32_t kind, const char *ptr, uint32_t len);
+IMPORT("intl") int32_t host_intl(char *ptr, uint32_t cap);
+IMPORT("collate") int32_t host_collate(const char *loc, uint32_t loc_len, const char *opt, uint32_t opt_len,
+                                       const char *a, uint32_t a_len, const char *b, uint32_t b_len);
 
 // Outcome kinds reported through finish; keep in sync with host/abi.go.
 enum {
@@ -44,7 +50,20 @@ void JS_PtcSettlePromise(JSContext *ctx, JSValueConst promise, JSValueConst valu
 static JSRuntime *rt;
 static JSContext *ctx;
 static JSValue settle_fn, describe_fn, string_fn, keep_shapes, tool_error_fn, date_json_fn;
+static JSValue timer_next_fn, timer_fire_fn, return_value_fn, load_intl_fn;
 static int pending_calls;
+// Timers pending (live) and those of them that keep a settled run alive
+// (keep), as bootstrap.js reports them; the run's timer limit.
+static int timers_live, timers_keep;
+static uint32_t timer_limit = 1000;
+// The run's start on the monotonic clock (ns) and the wall clock (ms).
+static int64_t run_start_ns;
+static double run_origin_ms;
+// The line map of a stripped TypeScript program (ptc_linemap): for line L
+// of program.js, linemap[2L] is the line it was written on and
+// linemap[2L+1] the difference to add to a column.
+static int32_t *linemap;
+static uint32_t linemap_lines;
 
 // A started subcall: its promise and the tool name (a string) its
 // ToolError carries. Kept in an open-addressing table
@@ -132,70 +151,9 @@ static int ptab_take(int32_t id, struct pending *e) {
     }
 }
 
-// The bootstrap builds console, the call bridge and the helpers that
-// format values; it receives the native functions as one frozen object.
-static const char bootstrap[] =
-    "(function (native) {\n"
-    "  'use strict';\n"
-    "  // Everything the glue relies on is captured here, before any program\n"
-    "  // runs: a program that replaces JSON, String or Array methods cannot\n"
-    "  // reach the SDK's own serialisation or the host protocol.\n"
-    "  const { stringify, parse } = JSON;\n"
-    "  const Str = String, Err = Error, isArray = Array.isArray;\n"
-    "  const call = Function.prototype.call;\n"
-    "  const uncurry = (f) => call.bind(f);\n"
-    "  const replace = uncurry(String.prototype.replace);\n"
-    "  const getTime = uncurry(Date.prototype.getTime), toISO = uncurry(Date.prototype.toISOString);\n"
-    "  const defineProperty = Object.defineProperty, freeze = Object.freeze;\n"
-    "  const fmt = (v) => {\n"
-    "    if (typeof v === 'string') return v;\n"
-    "    if (v === undefined || typeof v === 'function' || typeof v === 'symbol' || typeof v === 'bigint') return Str(v);\n"
-    "    if (v instanceof Err) return v.stack ? Str(v) + '\\n' + replace(Str(v.stack), /\\n$/, '') : Str(v);\n"
-    "    try { const s = stringify(v); return s === undefined ? Str(v) : s; } catch (e) { return Str(v); }\n"
-    "  };\n"
-    "  const write = (...a) => {\n"
-    "    let line = '';\n"
-    "    for (let i = 0; i < a.length; i++) line += (i ? ' ' : '') + fmt(a[i]);\n"
-    "    native.write(line);\n"
-    "  };\n"
-    "  const console = freeze({ log: write, info: write, warn: write, error: write, debug: write });\n"
-    "  defineProperty(globalThis, 'console', { value: console, writable: false, enumerable: false, configurable: false });\n"
-    "  class ToolError extends Error {\n"
-    "    constructor(tool, code, message) {\n"
-    "      super(message);\n"
-    "      // Defined, not assigned: setters or read-only properties a program\n"
-    "      // put on the prototype must not break a subcall's rejection.\n"
-    "      defineProperty(this, 'name', { value: 'ToolError', writable: true, enumerable: false, configurable: true });\n"
-    "      defineProperty(this, 'code', { value: code, writable: true, enumerable: true, configurable: true });\n"
-    "      defineProperty(this, 'tool', { value: tool, writable: true, enumerable: true, configurable: true });\n"
-    "    }\n"
-    "  }\n"
-    "  defineProperty(ToolError.prototype, 'name', { value: 'ToolError', writable: true, enumerable: false, configurable: true });\n"
-    "  defineProperty(globalThis, '__ptc_call', { value: native.call, writable: false, enumerable: false, configurable: false });\n"
-    "  defineProperty(globalThis, 'ToolError', { value: ToolError, writable: false, enumerable: false, configurable: false });\n"
-    "  const settle = (name, envelope) => {\n"
-    "    let r;\n"
-    "    try { r = parse(envelope); } catch (e) { return [false, new ToolError(name, 'INTERNAL', 'malformed result from host')]; }\n"
-    "    if (r.ok) return [true, r.value];\n"
-    "    return [false, new ToolError(name, Str(r.code), Str(r.message))];\n"
-    "  };\n"
-    "  const describe = (e) => {\n"
-    "    if (e instanceof Err) {\n"
-    "      let stack = '';\n"
-    "      try { if (typeof e.stack === 'string') stack = e.stack; } catch (x) {}\n"
-    "      return [Str(e.name) + ': ' + Str(e.message), stack];\n"
-    "    }\n"
-    "    return [fmt(e), ''];\n"
-    "  };\n"
-    "  const toolError = (tool, code, message) => new ToolError(tool, code, message);\n"
-    "  // A Date in tool arguments: its ISO string, or null when invalid, as\n"
-    "  // JSON.stringify gives through Date.prototype.toJSON.\n"
-    "  const dateJSON = (d) => { const t = getTime(d); return t === t ? toISO(d) : null; };\n"
-    "  // Objects whose shapes QuickJS would otherwise build and free on every\n"
-    "  // subcall (promise reaction functions).\n"
-    "  const keep = [{}, { '': 0 }, Object.create(Function.prototype)];\n"
-    "  return [settle, describe, Str, keep, toolError, dateJSON];\n"
-    "})\n";
+// The scripts of guest/quickjs/js (bootstrap.js, inspect.js, web.js),
+// turned into C arrays by build.sh.
+#include "ptc_js.h"
 
 // --- bulk memory ---
 
@@ -347,7 +305,8 @@ static int json_quote_value(JSContext *c, DynBuf *b, JSValueConst v) {
 // set by ptc_limits before ptc_run; the pipeline applies its own too.
 static uint32_t args_bytes_limit = 1 << 20, args_depth_limit = 64;
 
-EXPORT("ptc_limits") void ptc_limits(uint32_t bytes, uint32_t depth) {
+EXPORT("ptc_limits") void ptc_limits(uint32_t bytes, uint32_t depth, uint32_t timers) {
+    if (timers) timer_limit = timers;
     if (bytes) args_bytes_limit = bytes;
     if (depth) args_depth_limit = depth < ARGS_MAX_DEPTH ? depth : ARGS_MAX_DEPTH;
 }
@@ -647,6 +606,125 @@ static JSValue native_write(JSContext *c, JSValueConst this_val, int argc, JSVal
     return JS_UNDEFINED;
 }
 
+static int64_t monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+// now_ms is the time since the run started, in milliseconds: what
+// performance.now() returns and what timers are due by.
+static double now_ms(void) { return (double)(monotonic_ns() - run_start_ns) / 1e6; }
+
+static JSValue native_now(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val, (void)argc, (void)argv;
+    return JS_NewFloat64(c, now_ms());
+}
+
+static JSValue native_time_origin(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val, (void)argc, (void)argv;
+    return JS_NewFloat64(c, run_origin_ms);
+}
+
+// native_random_bytes is randomBytes(n): an ArrayBuffer of n random bytes
+// (at most 65536) from the run's random source (WASI random_get).
+static JSValue native_random_bytes(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val;
+    int32_t n = 0;
+    if (argc < 1 || JS_ToInt32(c, &n, argv[0]) < 0) return JS_EXCEPTION;
+    if (n < 0 || n > 65536) return JS_ThrowRangeError(c, "randomBytes: %d bytes", n);
+    uint8_t buf[256];
+    uint8_t *all = js_malloc(c, n ? (size_t)n : 1);
+    if (!all) return JS_EXCEPTION;
+    for (int32_t off = 0; off < n; off += (int32_t)sizeof buf) {
+        int32_t k = n - off < (int32_t)sizeof buf ? n - off : (int32_t)sizeof buf;
+        if (getentropy(buf, (size_t)k) != 0) {
+            js_free(c, all);
+            return JS_ThrowInternalError(c, "no random source");
+        }
+        memcpy(all + off, buf, (size_t)k);
+    }
+    JSValue r = JS_NewArrayBufferCopy(c, all, (size_t)n);
+    js_free(c, all);
+    return r;
+}
+
+static JSValue native_timers(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val;
+    if (argc < 2 || JS_ToInt32(c, &timers_live, argv[0]) < 0 || JS_ToInt32(c, &timers_keep, argv[1]) < 0) return JS_EXCEPTION;
+    return JS_UNDEFINED;
+}
+
+static JSValue native_timer_limit(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val, (void)argc, (void)argv;
+    return JS_NewUint32(c, timer_limit);
+}
+
+// native_map_line is mapLine(line, col): [line, col] in the program as
+// written when it was stripped TypeScript, else undefined.
+static JSValue native_map_line(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val;
+    int32_t line, col;
+    if (!linemap || argc < 2 || JS_ToInt32(c, &line, argv[0]) < 0 || JS_ToInt32(c, &col, argv[1]) < 0) return JS_UNDEFINED;
+    if (line < 1 || (uint32_t)line >= linemap_lines || linemap[2 * line] <= 0) return JS_UNDEFINED;
+    int32_t mc = col + linemap[2 * line + 1];
+    JSValue r = JS_NewArray(c);
+    JS_SetPropertyUint32(c, r, 0, JS_NewInt32(c, linemap[2 * line]));
+    JS_SetPropertyUint32(c, r, 1, JS_NewInt32(c, mc < 1 ? 1 : mc));
+    return r;
+}
+
+// native_promise_state is promiseState(p): ['pending'], ['fulfilled', v]
+// or ['rejected', v]; undefined for what is not a promise.
+static JSValue native_promise_state(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val;
+    if (argc < 1 || !JS_IsPromise(argv[0])) return JS_UNDEFINED;
+    JSPromiseStateEnum st = JS_PromiseState(c, argv[0]);
+    JSValue r = JS_NewArray(c);
+    const char *name = st == JS_PROMISE_FULFILLED ? "fulfilled" : st == JS_PROMISE_REJECTED ? "rejected" : "pending";
+    JS_SetPropertyUint32(c, r, 0, JS_NewString(c, name));
+    if (st != JS_PROMISE_PENDING) JS_SetPropertyUint32(c, r, 1, JS_PromiseResult(c, argv[0]));
+    return r;
+}
+
+// native_load_intl evaluates the Intl bundle the host holds (host import
+// intl) and returns what it evaluates to: its install function.
+static JSValue native_load_intl(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val, (void)argc, (void)argv;
+    int32_t n = host_intl(NULL, 0);
+    if (n <= 0) return JS_ThrowInternalError(c, "Intl is not available in this guest");
+    char *buf = malloc((size_t)n + 1);
+    if (!buf) JS_PtcOutOfMemory();
+    if (host_intl(buf, (uint32_t)n) != n) {
+        free(buf);
+        halt();
+    }
+    buf[n] = 0;
+    JSValue v = JS_Eval(c, buf, (size_t)n, "<intl>", JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT);
+    free(buf);
+    return v;
+}
+
+// native_collate is collate(a, b, locale, options): the order of strings a
+// and b by the host's CLDR collation (-1, 0, 1).
+static JSValue native_collate(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val;
+    if (argc < 4) return JS_ThrowTypeError(c, "collate: 4 arguments expected");
+    size_t len[4];
+    const char *s[4] = {0};
+    int ok = 1;
+    for (int i = 0; i < 4 && ok; i++) {
+        s[i] = to_utf8(c, argv[i], &len[i]);
+        ok = s[i] != NULL;
+    }
+    int32_t r = 0;
+    if (ok) r = host_collate(s[2], (uint32_t)len[2], s[3], (uint32_t)len[3], s[0], (uint32_t)len[0], s[1], (uint32_t)len[1]);
+    for (int i = 0; i < 4; i++)
+        if (s[i]) JS_FreeCString(c, s[i]);
+    if (!ok) return JS_EXCEPTION;
+    return JS_NewInt32(c, r);
+}
+
 // rejected returns a promise rejected with ToolError(name, code, message).
 static JSValue rejected(JSContext *c, JSValueConst name, const char *code, JSValueConst message) {
     JSValue args[3] = {JS_DupValue(c, name), JS_NewString(c, code), JS_DupValue(c, message)};
@@ -756,39 +834,128 @@ static void finish_exception(int32_t kind) {
     dbuf_free(&b);
 }
 
-// finish_ok reports the program's return value v: {} for undefined, else
-// {"value": JSON}, with the engine's own JSON.stringify (which the program
-// cannot replace; toJSON applies, as DESIGN.md says).
+// finish_ok reports the program's return value v: {} for undefined;
+// {"value": JSON} for a value JSON represents as it is (a string, plain
+// data; toJSON applied); {"text": Node's inspect, "value": JSON converted}
+// for any other (DESIGN.md: the return value never fails the run).
+// inspect.js's returnValue decides; the layout is written here so that
+// nothing the program replaced shapes it.
 static void finish_ok(JSValueConst v) {
     if (JS_IsUndefined(v)) {
         finish_lit(KIND_OK, "{}");
         return;
     }
-    JSValue s = JS_JSONStringify(ctx, v, JS_UNDEFINED, JS_UNDEFINED);
-    if (JS_IsException(s)) {
+    JSValue r = JS_Call(ctx, return_value_fn, JS_UNDEFINED, 1, &v);
+    if (JS_IsException(r)) {
         finish_exception(KIND_EXCEPTION);
         return;
     }
-    if (JS_IsUndefined(s)) { // a function or a symbol
-        finish_lit(KIND_OK, "{}");
+    JSValue kind = JS_GetPropertyUint32(ctx, r, 0), a = JS_GetPropertyUint32(ctx, r, 1), b = JS_GetPropertyUint32(ctx, r, 2);
+    JS_FreeValue(ctx, r);
+    DynBuf out;
+    dbuf_init(&out);
+    int ok = JS_IsString(kind) && JS_IsString(a);
+    size_t klen = 0;
+    const char *k = ok ? JS_ToCStringLen(ctx, &klen, kind) : NULL;
+    int text = k && strcmp(k, "text") == 0;
+    if (k) JS_FreeCString(ctx, k);
+    const char *js = NULL;
+    size_t jlen = 0;
+    if (ok && text) {
+        dbuf_putstr(&out, "{\"text\":");
+        ok = json_quote_value(ctx, &out, a) == 0;
+        if (ok && JS_IsString(b)) js = to_utf8(ctx, b, &jlen);
+    } else if (ok) {
+        js = to_utf8(ctx, a, &jlen);
+        dbuf_putc(&out, '{');
+    }
+    if (ok && js) {
+        if (text) dbuf_putc(&out, ',');
+        dbuf_putstr(&out, "\"value\":");
+        dbuf_put(&out, (const uint8_t *)js, jlen);
+    }
+    if (js) JS_FreeCString(ctx, js);
+    dbuf_putc(&out, '}');
+    JS_FreeValue(ctx, kind);
+    JS_FreeValue(ctx, a);
+    JS_FreeValue(ctx, b);
+    out_of_memory_if(out.error);
+    if (!ok) {
+        if (JS_HasException(ctx)) finish_exception(KIND_EXCEPTION);
+        else finish_lit(KIND_INTERNAL, "{\"message\":\"the return value could not be rendered\",\"stack\":\"\"}");
+    } else {
+        finish_str(KIND_OK, (const char *)out.buf, out.size);
+    }
+    dbuf_free(&out);
+}
+
+// --- unhandled rejections: as in Node, one ends the run ---
+
+// A promise rejected with no handler when the job queue runs dry is an
+// error of the program, as in Node; the body's own promise is the glue's
+// to handle. Kept as a list of [promise, reason] pairs in a JS array.
+static JSValue unhandled;
+static JSValue body_promise;
+
+static void rejection_tracker(JSContext *c, JSValueConst promise, JSValueConst reason, bool is_handled, void *opaque) {
+    (void)opaque;
+    if (JS_IsUndefined(unhandled)) return;
+    if (JS_VALUE_GET_PTR(promise) == JS_VALUE_GET_PTR(body_promise) && JS_IsObject(body_promise)) return;
+    int64_t n;
+    if (JS_GetLength(c, unhandled, &n) < 0) return;
+    if (!is_handled) {
+        JSValue pair = JS_NewArray(c);
+        JS_SetPropertyUint32(c, pair, 0, JS_DupValue(c, promise));
+        JS_SetPropertyUint32(c, pair, 1, JS_DupValue(c, reason));
+        JS_SetPropertyInt64(c, unhandled, n, pair);
         return;
     }
-    size_t len;
-    const char *cs = to_utf8(ctx, s, &len);
-    JS_FreeValue(ctx, s);
-    if (!cs) {
-        finish_exception(KIND_EXCEPTION);
+    for (int64_t i = 0; i < n; i++) {
+        JSValue pair = JS_GetPropertyInt64(c, unhandled, i);
+        JSValue p = JS_GetPropertyUint32(c, pair, 0);
+        int same = JS_VALUE_GET_PTR(p) == JS_VALUE_GET_PTR(promise);
+        JS_FreeValue(c, p);
+        JS_FreeValue(c, pair);
+        if (!same) continue;
+        // Remove entry i: move the last one into its place.
+        JSValue last = JS_GetPropertyInt64(c, unhandled, n - 1);
+        JS_SetPropertyInt64(c, unhandled, i, last);
+        JS_SetLength(c, unhandled, n - 1);
         return;
     }
-    DynBuf b;
-    dbuf_init(&b);
-    dbuf_putstr(&b, "{\"value\":");
-    dbuf_put(&b, (const uint8_t *)cs, len);
-    dbuf_putc(&b, '}');
-    JS_FreeCString(ctx, cs);
-    out_of_memory_if(b.error);
-    finish_str(KIND_OK, (const char *)b.buf, b.size);
-    dbuf_free(&b);
+}
+
+// first_unhandled returns (a new reference to) the reason of the oldest
+// unhandled rejection, or JS_UNINITIALIZED when there is none.
+static JSValue first_unhandled(void) {
+    int64_t n;
+    if (JS_IsUndefined(unhandled) || JS_GetLength(ctx, unhandled, &n) < 0 || n == 0) return JS_UNINITIALIZED;
+    JSValue pair = JS_GetPropertyInt64(ctx, unhandled, 0);
+    JSValue reason = JS_GetPropertyUint32(ctx, pair, 1);
+    JS_FreeValue(ctx, pair);
+    return reason;
+}
+
+// eval_script evaluates one of the guest's own scripts and returns its
+// value. It is compiled, written out and read back without its source
+// and debug information, which would otherwise stay in every sandbox's
+// memory (Function.prototype.toString, line tables) for nothing: its
+// frames never show in a program's stack traces.
+static JSValue eval_script(const char *src, size_t len, const char *name) {
+    JSValue obj = JS_Eval(ctx, src, len, name, JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT | JS_EVAL_FLAG_COMPILE_ONLY);
+    if (JS_IsException(obj)) return obj;
+    size_t n;
+    uint8_t *buf = JS_WriteObject(ctx, &n, obj, JS_WRITE_OBJ_BYTECODE | JS_WRITE_OBJ_STRIP_SOURCE | JS_WRITE_OBJ_STRIP_DEBUG);
+    JS_FreeValue(ctx, obj);
+    if (!buf) return JS_EXCEPTION;
+    obj = JS_ReadObject(ctx, buf, n, JS_READ_OBJ_BYTECODE);
+    js_free(ctx, buf);
+    if (JS_IsException(obj)) return obj;
+    return JS_EvalFunction(ctx, obj);
+}
+
+static void set_native(JSValue obj, const char *name, JSCFunction *fn, int length) {
+    JS_SetPropertyStr(ctx, obj, name, JS_NewCFunction(ctx, fn, name, length));
 }
 
 static int setup(void) {
@@ -797,23 +964,41 @@ static int setup(void) {
     JS_SetInterruptHandler(rt, interrupt_handler, NULL);
     ctx = JS_NewContext(rt);
     if (!ctx) return -1;
+    unhandled = JS_UNDEFINED;
+    body_promise = JS_UNDEFINED;
+    JS_SetHostPromiseRejectionTracker(rt, rejection_tracker, NULL);
 
-    JSValue fn = JS_Eval(ctx, bootstrap, sizeof(bootstrap) - 1, "<ptc>", JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT);
-    if (JS_IsException(fn)) return -1;
+    JSValue fn = eval_script(js_bootstrap, sizeof(js_bootstrap) - 1, "<ptc>");
+    JSValue inspect = eval_script(js_inspect, sizeof(js_inspect) - 1, "<ptc>");
+    JSValue web = eval_script(js_web, sizeof(js_web) - 1, "<ptc>");
+    if (JS_IsException(fn) || JS_IsException(inspect) || JS_IsException(web)) return -1;
+    JSValue lib = JS_NewObject(ctx);
+    JS_SetPropertyStr(ctx, lib, "inspect", inspect);
+    JS_SetPropertyStr(ctx, lib, "web", web);
     JSValue native = JS_NewObject(ctx);
-    JS_SetPropertyStr(ctx, native, "write", JS_NewCFunction(ctx, native_write, "write", 1));
-    JS_SetPropertyStr(ctx, native, "call", JS_NewCFunction(ctx, native_call, "call", 2));
-    JSValue helpers = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&native);
+    set_native(native, "write", native_write, 1);
+    set_native(native, "call", native_call, 2);
+    set_native(native, "now", native_now, 0);
+    set_native(native, "timeOrigin", native_time_origin, 0);
+    set_native(native, "randomBytes", native_random_bytes, 1);
+    set_native(native, "timers", native_timers, 2);
+    set_native(native, "timerLimit", native_timer_limit, 0);
+    set_native(native, "mapLine", native_map_line, 2);
+    set_native(native, "promiseState", native_promise_state, 1);
+    set_native(native, "loadIntl", native_load_intl, 0);
+    set_native(native, "collate", native_collate, 4);
+    JSValue args[2] = {native, lib};
+    JSValue helpers = JS_Call(ctx, fn, JS_UNDEFINED, 2, (JSValueConst *)args);
     JS_FreeValue(ctx, fn);
     JS_FreeValue(ctx, native);
+    JS_FreeValue(ctx, lib);
     if (JS_IsException(helpers)) return -1;
-    settle_fn = JS_GetPropertyUint32(ctx, helpers, 0);
-    describe_fn = JS_GetPropertyUint32(ctx, helpers, 1);
-    string_fn = JS_GetPropertyUint32(ctx, helpers, 2);
-    keep_shapes = JS_GetPropertyUint32(ctx, helpers, 3);
-    tool_error_fn = JS_GetPropertyUint32(ctx, helpers, 4);
-    date_json_fn = JS_GetPropertyUint32(ctx, helpers, 5);
+    JSValue *slots[] = {&settle_fn, &describe_fn, &string_fn, &keep_shapes, &tool_error_fn, &date_json_fn,
+                        &timer_next_fn, &timer_fire_fn, &return_value_fn, &load_intl_fn};
+    for (uint32_t i = 0; i < sizeof slots / sizeof slots[0]; i++) *slots[i] = JS_GetPropertyUint32(ctx, helpers, i);
     JS_FreeValue(ctx, helpers);
+    unhandled = JS_NewArray(ctx);
+    JS_RunGC(rt);
     return 0;
 }
 
@@ -915,6 +1100,8 @@ static int settle(int32_t id, char *buf, uint32_t rlen) {
     return r;
 }
 
+static void event_loop(JSValueConst promise);
+
 static const char prefix[] = "(async function () {";
 static const char suffix[] = "\n})";
 
@@ -929,6 +1116,13 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
     // Per-run settings, applied after a possible snapshot.
     ptab_clear(ctx);
     pending_calls = 0;
+    JS_SetLength(ctx, unhandled, 0);
+    run_start_ns = monotonic_ns();
+    {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        run_origin_ms = (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+    }
     if (memory_limit) JS_SetMemoryLimit(rt, memory_limit);
     if (stack_size) JS_SetMaxStackSize(rt, stack_size);
     struct timeval tv;
@@ -966,39 +1160,84 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
         finish_exception(KIND_EXCEPTION);
         return 0;
     }
+    body_promise = promise;
+    event_loop(promise);
+    return 0;
+}
 
+// fail_with ends the run with value as an uncaught exception.
+static void fail_with(JSValue value) {
+    JS_Throw(ctx, value);
+    finish_exception(KIND_EXCEPTION);
+}
+
+// event_loop runs the program to its end as Node's event loop would: jobs
+// (microtasks) first, then due timers one at a time, then waiting for a
+// subcall or the next timer. The run ends when the body has settled and no
+// subcall and no timer that keeps it alive (a timeout, not an interval) is
+// pending; an unhandled rejection ends it as an exception.
+static void event_loop(JSValueConst promise) {
     for (;;) {
         JSContext *jc;
         int r;
         while ((r = JS_ExecutePendingJob(rt, &jc)) != 0) {
             if (r < 0) {
                 finish_exception(KIND_EXCEPTION);
-                return 0;
+                return;
             }
         }
         JSPromiseStateEnum st = JS_PromiseState(ctx, promise);
-        if (st == JS_PROMISE_FULFILLED) {
-            JSValue v = JS_PromiseResult(ctx, promise);
-            finish_ok(v);
-            JS_FreeValue(ctx, v);
-            return 0;
-        }
         if (st == JS_PROMISE_REJECTED) {
-            JSValue v = JS_PromiseResult(ctx, promise);
-            JS_Throw(ctx, v);
-            finish_exception(KIND_EXCEPTION);
-            return 0;
+            fail_with(JS_PromiseResult(ctx, promise));
+            return;
         }
-        if (st != JS_PROMISE_PENDING) {
+        JSValue why = first_unhandled();
+        if (!JS_IsUninitialized(why)) {
+            fail_with(why);
+            return;
+        }
+        if (st != JS_PROMISE_PENDING && st != JS_PROMISE_FULFILLED) {
             finish_lit(KIND_INTERNAL, "{\"message\":\"program did not return a promise\",\"stack\":\"\"}");
-            return 0;
+            return;
         }
-        if (pending_calls == 0) {
-            finish_lit(KIND_DEADLOCK, "{\"message\":\"program is awaiting a promise that can never settle\",\"stack\":\"\"}");
-            return 0;
+        int settled = st == JS_PROMISE_FULFILLED;
+        if (pending_calls == 0 && (settled ? timers_keep == 0 : timers_live == 0)) {
+            if (settled) {
+                JSValue v = JS_PromiseResult(ctx, promise);
+                finish_ok(v);
+                JS_FreeValue(ctx, v);
+            } else {
+                finish_lit(KIND_DEADLOCK, "{\"message\":\"program is awaiting a promise that can never settle\",\"stack\":\"\"}");
+            }
+            return;
         }
-        int64_t w = host_call_wait();
+        int64_t timeout_ns = -1;
+        if (timers_live > 0) {
+            JSValue nv = JS_Call(ctx, timer_next_fn, JS_UNDEFINED, 0, NULL);
+            double due;
+            if (JS_IsException(nv) || JS_ToFloat64(ctx, &due, nv) < 0) {
+                finish_exception(KIND_INTERNAL);
+                return;
+            }
+            JS_FreeValue(ctx, nv);
+            if (due >= 0) {
+                double now = now_ms();
+                if (due <= now) {
+                    JSValue arg = JS_NewFloat64(ctx, now);
+                    JSValue fr = JS_Call(ctx, timer_fire_fn, JS_UNDEFINED, 1, (JSValueConst *)&arg);
+                    if (JS_IsException(fr)) {
+                        finish_exception(KIND_EXCEPTION);
+                        return;
+                    }
+                    JS_FreeValue(ctx, fr);
+                    continue;
+                }
+                timeout_ns = (int64_t)((due - now) * 1e6) + 1;
+            }
+        }
+        int64_t w = host_call_wait(timeout_ns);
         if (w < 0) halt();
+        if (w == 0) continue; // a timer is due
         int32_t id = (int32_t)(w >> 32);
         uint32_t rlen = (uint32_t)(w & 0xffffffffu);
         char *buf = malloc(rlen + 1);
@@ -1008,7 +1247,15 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
         free(buf);
         if (r2 < 0) {
             finish_exception(KIND_EXCEPTION);
-            return 0;
+            return;
         }
     }
+}
+
+// ptc_linemap gives the glue the line map of a stripped TypeScript program
+// (see linemap) before ptc_run: n int32 pairs in buf, from ptc_alloc.
+EXPORT("ptc_linemap") void ptc_linemap(int32_t *buf, uint32_t n) {
+    free(linemap);
+    linemap = buf;
+    linemap_lines = n;
 }
