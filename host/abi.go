@@ -55,7 +55,7 @@ func readString(r *run, m api.Module, ptr, n uint32) string {
 
 const i32, i64 = api.ValueTypeI32, api.ValueTypeI64
 
-func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
+func instantiateImports(ctx context.Context, rt wazero.Runtime, h *Host) error {
 	b := rt.NewHostModuleBuilder("ptc")
 	fn := func(name string, f api.GoModuleFunc, params, results []api.ValueType) {
 		b.NewFunctionBuilder().WithGoModuleFunction(f, params, results).Export(name)
@@ -136,21 +136,19 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime) error {
 		r.overdue(time.Now())
 		r.finish(api.DecodeI32(s[0]), data)
 	}, []api.ValueType{i32, i32, i32}, nil)
-	// intl(ptr, cap) -> the size of the Intl bundle, copied to ptr when it
-	// fits in cap: the guest loads it on first use of Intl.
-	fn("intl", func(ctx context.Context, m api.Module, s []uint64) {
+	// script(id, ptr, cap) -> the size of the bytecode of the guest's own
+	// script id, copied to ptr when it fits in cap; 0 when there is none.
+	fn("script", func(ctx context.Context, m api.Module, s []uint64) {
 		r := runFrom(ctx)
 		r.launchDeferred()
-		src := r.intl
-		ptr, n := api.DecodeU32(s[0]), api.DecodeU32(s[1])
-		if n >= uint32(len(src)) && len(src) > 0 {
-			if !m.Memory().Write(ptr, src) {
-				r.fault(KindInternal, "guest passed an out-of-range buffer to the host")
-				panic(errGuestFault)
-			}
+		code := h.script(api.DecodeI32(s[0]))
+		ptr, n := api.DecodeU32(s[1]), api.DecodeU32(s[2])
+		if n >= uint32(len(code)) && len(code) > 0 && !m.Memory().Write(ptr, code) {
+			r.fault(KindInternal, "guest passed an out-of-range buffer to the host")
+			panic(errGuestFault)
 		}
-		s[0] = api.EncodeI32(int32(len(src)))
-	}, []api.ValueType{i32, i32}, []api.ValueType{i32})
+		s[0] = api.EncodeI32(int32(len(code)))
+	}, []api.ValueType{i32, i32, i32}, []api.ValueType{i32})
 	// collate(locale, options, a, b as ptr/len pairs) -> -1, 0 or 1: the
 	// order of a and b by CLDR collation (Intl.Collator, localeCompare).
 	fn("collate", func(ctx context.Context, m api.Module, s []uint64) {

@@ -46,9 +46,9 @@ type Host struct {
 	// fresh is the memory of a new instance, which images are diffed against.
 	fresh    []byte
 	preludes preludeCache
-	// intl is the Intl bundle guests load on first use (host import intl);
-	// nil when the guest was built without it.
-	intl []byte
+	// scripts holds the bytecode of the guest's own scripts (host import
+	// script).
+	scripts scripts
 
 	// life is cancelled with ErrShutdown when Close stops waiting for the
 	// runs in progress; every run watches it.
@@ -89,13 +89,13 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		rc = rc.WithCompilationCache(c)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
-	h := &Host{rt: rt, cache: cache, intl: intl}
+	h := &Host{rt: rt, cache: cache}
 	h.life, h.kill = context.WithCancelCause(context.Background())
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		h.Close(ctx)
 		return nil, fmt.Errorf("host: wasi: %w", err)
 	}
-	if err := instantiateImports(ctx, rt); err != nil {
+	if err := instantiateImports(ctx, rt, h); err != nil {
 		h.Close(ctx)
 		return nil, fmt.Errorf("host: imports: %w", err)
 	}
@@ -110,6 +110,10 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, fmt.Errorf("host: compile guest: %w", err)
 	}
 	h.compiled = compiled
+	if err := h.compileScripts(ctx, intl); err != nil {
+		h.Close(ctx)
+		return nil, fmt.Errorf("host: %w", err)
+	}
 	if _, ok := compiled.ExportedFunctions()["ptc_init"]; ok {
 		snap, err := h.takeSnapshot(ctx)
 		if err != nil {
@@ -363,7 +367,6 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		r.deadline, r.deadlineWhy = cd, stopDeadline
 	}
 	r.src = p.Source
-	r.intl = h.intl
 	defer r.shutdown()
 	stopWatch := context.AfterFunc(runCtx, func() { r.stop(stopFromContext(runCtx)) })
 	defer stopWatch()

@@ -108,9 +108,7 @@ type run struct {
 	faultMsg    string
 	cancelCalls context.CancelFunc
 
-	// intl is the Intl bundle the guest loads on first use; collators
-	// serve its collation, on the guest's goroutine only.
-	intl      []byte
+	// collators serve Intl's collation, on the guest's goroutine only.
 	collators collators
 	// src is the program as written; ts, when it was TypeScript, maps
 	// positions in the JavaScript run back to it.

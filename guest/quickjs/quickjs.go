@@ -15,6 +15,9 @@ import (
 //go:embed build
 var build embed.FS
 
+//go:embed js/*.js
+var scripts embed.FS
+
 // FileName is the name of the guest module inside the build directory.
 const FileName = "ptc-quickjs.wasm"
 
@@ -50,4 +53,11 @@ func Intl() ([]byte, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// Script returns the source of one of the guest's own scripts in
+// guest/quickjs/js ("bootstrap", "inspect", "web"), which the host
+// compiles to bytecode and hands to the guest.
+func Script(name string) ([]byte, error) {
+	return scripts.ReadFile("js/" + name + ".js")
 }

@@ -27,7 +27,7 @@ IMPORT("call_start") int32_t host_call_start(const char *name, uint32_t name_len
 IMPORT("call_wait") int64_t host_call_wait(int64_t timeout_ns);
 IMPORT("call_read") int32_t host_call_read(int32_t id, char *ptr, uint32_t len);
 IMPORT("finish") void host_finish(int32_t kind, const char *ptr, uint32_t len);
-IMPORT("intl") int32_t host_intl(char *ptr, uint32_t cap);
+IMPORT("script") int32_t host_script(int32_t id, char *ptr, uint32_t cap);
 IMPORT("collate") int32_t host_collate(const char *loc, uint32_t loc_len, const char *opt, uint32_t opt_len,
                                        const char *a, uint32_t a_len, const char *b, uint32_t b_len);
 
@@ -151,9 +151,11 @@ static int ptab_take(int32_t id, struct pending *e) {
     }
 }
 
-// The scripts of guest/quickjs/js (bootstrap.js, inspect.js, web.js),
-// turned into C arrays by build.sh.
-#include "ptc_js.h"
+// The guest's own scripts (guest/quickjs/js and the Intl bundle), which
+// the host compiles to bytecode once (ptc_compile, in an instance of its
+// own) and hands over by id through the host import script; keep in sync
+// with host/scripts.go.
+enum { SCRIPT_BOOTSTRAP = 0, SCRIPT_INSPECT = 1, SCRIPT_WEB = 2, SCRIPT_INTL = 3 };
 
 // --- bulk memory ---
 
@@ -687,22 +689,45 @@ static JSValue native_promise_state(JSContext *c, JSValueConst this_val, int arg
     return r;
 }
 
-// native_load_intl evaluates the Intl bundle the host holds (host import
-// intl) and returns what it evaluates to: its install function.
-static JSValue native_load_intl(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
-    (void)this_val, (void)argc, (void)argv;
-    int32_t n = host_intl(NULL, 0);
-    if (n <= 0) return JS_ThrowInternalError(c, "Intl is not available in this guest");
-    char *buf = malloc((size_t)n + 1);
+// load_script evaluates the bytecode of one of the guest's scripts, which
+// the host holds, and returns its value. The bytecode has no source and
+// no debug information: its frames never show in a program's stack.
+static JSValue load_script(JSContext *c, int32_t id) {
+    int32_t n = host_script(id, NULL, 0);
+    if (n <= 0) return JS_ThrowInternalError(c, "guest script %d is not available", (int)id);
+    uint8_t *buf = malloc((size_t)n);
     if (!buf) JS_PtcOutOfMemory();
-    if (host_intl(buf, (uint32_t)n) != n) {
+    if (host_script(id, (char *)buf, (uint32_t)n) != n) {
         free(buf);
         halt();
     }
-    buf[n] = 0;
-    JSValue v = JS_Eval(c, buf, (size_t)n, "<intl>", JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT);
+    JSValue obj = JS_ReadObject(c, buf, (size_t)n, JS_READ_OBJ_BYTECODE);
+    // Zeroed before it is freed: in the snapshot, memory that is zero
+    // again is not copied into each run.
+    memset(buf, 0, (size_t)n);
     free(buf);
-    return v;
+    if (JS_IsException(obj)) return obj;
+    return JS_EvalFunction(c, obj);
+}
+
+// native_load_intl evaluates the Intl bundle and returns its install
+// function; native_load_inspect and native_load_web evaluate inspect.js and
+// web.js and return their factories. All are loaded on first use: most
+// programs need none of them, and every byte of the snapshot is copied
+// into every run.
+static JSValue native_load_intl(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val, (void)argc, (void)argv;
+    return load_script(c, SCRIPT_INTL);
+}
+
+static JSValue native_load_inspect(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val, (void)argc, (void)argv;
+    return load_script(c, SCRIPT_INSPECT);
+}
+
+static JSValue native_load_web(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val, (void)argc, (void)argv;
+    return load_script(c, SCRIPT_WEB);
 }
 
 // native_collate is collate(a, b, locale, options): the order of strings a
@@ -936,29 +961,9 @@ static JSValue first_unhandled(void) {
     return reason;
 }
 
-// eval_script evaluates one of the guest's own scripts and returns its
-// value. It is compiled, written out and read back without its source
-// and debug information, which would otherwise stay in every sandbox's
-// memory (Function.prototype.toString, line tables) for nothing: its
-// frames never show in a program's stack traces.
-static JSValue eval_script(const char *src, size_t len, const char *name) {
-    JSValue obj = JS_Eval(ctx, src, len, name, JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT | JS_EVAL_FLAG_COMPILE_ONLY);
-    if (JS_IsException(obj)) return obj;
-    size_t n;
-    uint8_t *buf = JS_WriteObject(ctx, &n, obj, JS_WRITE_OBJ_BYTECODE | JS_WRITE_OBJ_STRIP_SOURCE | JS_WRITE_OBJ_STRIP_DEBUG);
-    JS_FreeValue(ctx, obj);
-    if (!buf) return JS_EXCEPTION;
-    obj = JS_ReadObject(ctx, buf, n, JS_READ_OBJ_BYTECODE);
-    js_free(ctx, buf);
-    if (JS_IsException(obj)) return obj;
-    return JS_EvalFunction(ctx, obj);
-}
-
-static void set_native(JSValue obj, const char *name, JSCFunction *fn, int length) {
-    JS_SetPropertyStr(ctx, obj, name, JS_NewCFunction(ctx, fn, name, length));
-}
-
-static int setup(void) {
+// new_runtime creates the runtime and the context, without the scripts.
+static int new_runtime(void) {
+    if (rt) return 0;
     rt = JS_NewRuntime2(&malloc_funcs, NULL);
     if (!rt) return -1;
     JS_SetInterruptHandler(rt, interrupt_handler, NULL);
@@ -967,14 +972,17 @@ static int setup(void) {
     unhandled = JS_UNDEFINED;
     body_promise = JS_UNDEFINED;
     JS_SetHostPromiseRejectionTracker(rt, rejection_tracker, NULL);
+    return 0;
+}
 
-    JSValue fn = eval_script(js_bootstrap, sizeof(js_bootstrap) - 1, "<ptc>");
-    JSValue inspect = eval_script(js_inspect, sizeof(js_inspect) - 1, "<ptc>");
-    JSValue web = eval_script(js_web, sizeof(js_web) - 1, "<ptc>");
-    if (JS_IsException(fn) || JS_IsException(inspect) || JS_IsException(web)) return -1;
-    JSValue lib = JS_NewObject(ctx);
-    JS_SetPropertyStr(ctx, lib, "inspect", inspect);
-    JS_SetPropertyStr(ctx, lib, "web", web);
+static void set_native(JSValue obj, const char *name, JSCFunction *fn, int length) {
+    JS_SetPropertyStr(ctx, obj, name, JS_NewCFunction(ctx, fn, name, length));
+}
+
+static int setup(void) {
+    if (new_runtime() != 0) return -1;
+    JSValue fn = load_script(ctx, SCRIPT_BOOTSTRAP);
+    if (JS_IsException(fn)) return -1;
     JSValue native = JS_NewObject(ctx);
     set_native(native, "write", native_write, 1);
     set_native(native, "call", native_call, 2);
@@ -986,12 +994,12 @@ static int setup(void) {
     set_native(native, "mapLine", native_map_line, 2);
     set_native(native, "promiseState", native_promise_state, 1);
     set_native(native, "loadIntl", native_load_intl, 0);
+    set_native(native, "loadInspect", native_load_inspect, 0);
+    set_native(native, "loadWeb", native_load_web, 0);
     set_native(native, "collate", native_collate, 4);
-    JSValue args[2] = {native, lib};
-    JSValue helpers = JS_Call(ctx, fn, JS_UNDEFINED, 2, (JSValueConst *)args);
+    JSValue helpers = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&native);
     JS_FreeValue(ctx, fn);
     JS_FreeValue(ctx, native);
-    JS_FreeValue(ctx, lib);
     if (JS_IsException(helpers)) return -1;
     JSValue *slots[] = {&settle_fn, &describe_fn, &string_fn, &keep_shapes, &tool_error_fn, &date_json_fn,
                         &timer_next_fn, &timer_fire_fn, &return_value_fn, &load_intl_fn};
@@ -1000,6 +1008,49 @@ static int setup(void) {
     unhandled = JS_NewArray(ctx);
     JS_RunGC(rt);
     return 0;
+}
+
+// ptc_compile compiles src (UTF-8, len bytes, from ptc_alloc), one of the
+// guest's own scripts, to bytecode without source or debug information.
+// It returns a buffer holding the bytecode's length (u32, little-endian)
+// and then the bytecode, or 0 when the script does not compile. The host
+// calls it in an instance of its own, whose memory it then discards: what
+// the parser used never reaches the snapshot every run starts from.
+EXPORT("ptc_compile") uint8_t *ptc_compile(char *src, uint32_t len) {
+    if (new_runtime() != 0) return NULL;
+    src = realloc(src, (size_t)len + 1); // JS_Eval reads a NUL at src[len]
+    if (!src) JS_PtcOutOfMemory();
+    src[len] = 0;
+    JSValue obj = JS_Eval(ctx, src, len, "<ptc>", JS_EVAL_TYPE_GLOBAL | JS_EVAL_FLAG_STRICT | JS_EVAL_FLAG_COMPILE_ONLY);
+    free(src);
+    if (JS_IsException(obj)) {
+        // No bootstrap to describe it with: its message and stack.
+        JSValue e = JS_GetException(ctx);
+        JSValue st = JS_GetPropertyStr(ctx, e, "stack");
+        DynBuf b;
+        dbuf_init(&b);
+        dbuf_putstr(&b, "{\"message\":");
+        json_quote_value(ctx, &b, e);
+        dbuf_putstr(&b, ",\"stack\":");
+        json_quote_value(ctx, &b, st);
+        dbuf_putc(&b, '}');
+        JS_FreeValue(ctx, e);
+        JS_FreeValue(ctx, st);
+        out_of_memory_if(b.error);
+        finish_str(KIND_SYNTAX, (const char *)b.buf, b.size);
+        dbuf_free(&b);
+        return NULL;
+    }
+    size_t n;
+    uint8_t *bc = JS_WriteObject(ctx, &n, obj, JS_WRITE_OBJ_BYTECODE | JS_WRITE_OBJ_STRIP_SOURCE | JS_WRITE_OBJ_STRIP_DEBUG);
+    JS_FreeValue(ctx, obj);
+    if (!bc) return NULL;
+    uint8_t *out = malloc(n + 4);
+    if (!out) JS_PtcOutOfMemory();
+    out[0] = (uint8_t)n, out[1] = (uint8_t)(n >> 8), out[2] = (uint8_t)(n >> 16), out[3] = (uint8_t)(n >> 24);
+    memcpy(out + 4, bc, n);
+    js_free(ctx, bc);
+    return out;
 }
 
 static int initialised;

@@ -1,13 +1,16 @@
 // The guest's bootstrap: console, timers, the call bridge, web globals and
-// the lazy Intl. The glue (glue.c) evaluates it once, before any snapshot,
-// and calls the function it evaluates to with the native functions and the
-// factories of the other scripts of this directory. Everything a global
+// the lazy Intl. The glue (glue.c) evaluates it once, before the host's
+// snapshot, and calls the function it evaluates to with the native
+// functions. inspect.js (Node's util.format and util.inspect), web.js (the
+// web-standard globals) and the Intl bundle are loaded on first use: most
+// programs print only strings and numbers, return plain data and use no
+// web global, and every byte of the snapshot is copied into every run. Everything a global
 // relies on is captured here, before any program runs: a program that
 // replaces JSON, String or Array methods cannot reach the SDK's own
 // serialisation, the host protocol or how values are printed.
-(function (native, lib) {
+(function (native) {
   'use strict';
-  const { parse } = JSON;
+  const { parse, stringify } = JSON;
   const Str = String, Err = Error, Num = Number;
   const call = Function.prototype.call, apply = Reflect.apply;
   const uncurry = (f) => call.bind(f);
@@ -49,13 +52,62 @@
 
   // --- printing ---
 
-  const printing = lib.inspect({
-    write: native.write,
-    now: native.now,
-    frames,
-    promiseState: native.promiseState,
-  });
-  fixed('console', printing.console);
+  // Node's console (inspect.js), loaded on the first call that needs more
+  // than the fast path: every argument a string, number, boolean, bigint,
+  // null or undefined, and no format specifier in the first. That path
+  // prints exactly what Node's util.format would.
+  let printing;
+  const loadPrinting = () => {
+    if (printing === undefined) {
+      printing = native.loadInspect()({ write: native.write, now: native.now, frames, promiseState: native.promiseState });
+    }
+    return printing;
+  };
+  const simple = (v) => {
+    switch (typeof v) {
+      case 'string': case 'boolean': case 'undefined': return true;
+      case 'number': return !(v === 0 && 1 / v < 0);
+      case 'bigint': return true;
+      case 'object': return v === null;
+    }
+    return false;
+  };
+  const fast = (args) => {
+    if (printing !== undefined) return false;
+    for (let i = 0; i < args.length; i++) if (!simple(args[i])) return false;
+    return !(args.length > 0 && typeof args[0] === 'string' && strIndexOf(args[0], '%') >= 0);
+  };
+  const printFast = (args) => {
+    let line = '';
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i];
+      line += (i ? ' ' : '') + (typeof v === 'bigint' ? Str(v) + 'n' : Str(v));
+    }
+    native.write(line);
+  };
+  const consoleMethods = ['log', 'info', 'warn', 'error', 'debug', 'trace', 'dir', 'dirxml', 'table', 'assert',
+    'count', 'countReset', 'time', 'timeEnd', 'timeLog', 'group', 'groupCollapsed', 'groupEnd'];
+  const console = {};
+  for (let i = 0; i < consoleMethods.length; i++) {
+    const name = consoleMethods[i];
+    const plain = name === 'log' || name === 'info' || name === 'warn' || name === 'error' || name === 'debug';
+    console[name] = {
+      [name](...args) {
+        if (plain && fast(args)) return printFast(args);
+        return apply(loadPrinting().console[name], undefined, args);
+      },
+    }[name];
+  }
+  fixed('console', freeze(console));
+  const inspect = (v) => loadPrinting().inspect(v);
+  // returnValue renders the program's return value (see finish_ok in
+  // glue.c): a string or a plain scalar here, anything else by inspect.js.
+  const returnValue = (v) => {
+    if (typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && isFinite(v))) {
+      return ['json', stringify(v)];
+    }
+    return loadPrinting().returnValue(v);
+  };
 
   // --- tool calls ---
 
@@ -84,7 +136,8 @@
       try { name = Str(e.name); message = Str(e.message); } catch (x) {}
       return [message === '' ? name : name + ': ' + message, frames(e)];
     }
-    return ['Uncaught ' + printing.inspect(e), ''];
+    // Node prints an uncaught string as it is, anything else inspected.
+    return [typeof e === 'string' ? e : inspect(e), ''];
   };
   const toolError = (tool, code, message) => new ToolError(tool, code, message);
   // A Date in tool arguments: its ISO string, or null when invalid, as
@@ -206,7 +259,7 @@
 
   const schedule = (fn, delay, args, repeat, immediate) => {
     if (typeof fn !== 'function') {
-      const e = new TypeError('The "callback" argument must be of type function. Received ' + (fn === null ? 'null' : typeof fn === 'object' ? 'an instance of ' + (fn.constructor && fn.constructor.name || 'Object') : 'type ' + typeof fn + ' (' + printing.inspect(fn) + ')'));
+      const e = new TypeError('The "callback" argument must be of type function. Received ' + (fn === null ? 'null' : typeof fn === 'object' ? 'an instance of ' + (fn.constructor && fn.constructor.name || 'Object') : 'type ' + typeof fn + ' (' + inspect(fn) + ')'));
       hidden(e, 'code', 'ERR_INVALID_ARG_TYPE');
       throw e;
     }
@@ -278,18 +331,34 @@
   const noModules = 'there are no modules here: tools is a global (call tools.NAME(args) directly), and no import, export or require is needed';
   hidden(global, 'require', function require() { throw new Err(noModules); });
 
-  // --- web globals ---
+  // --- lazy globals: web.js and the Intl bundle ---
 
-  const web = lib.web({
-    randomBytes: native.randomBytes,
-    now: native.now,
-    get timeOrigin() { return native.timeOrigin(); },
+  // lazyGlobals defines each name as an accessor that loads the script
+  // (load defines them all as data properties) and then reads the name
+  // again; assigning one replaces it, as for any global.
+  const lazyGlobals = (names, load) => {
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i];
+      defineProperty(global, name, {
+        configurable: true, enumerable: false,
+        get() { load(); return global[name]; },
+        set(v) { hidden(global, name, v); },
+      });
+    }
+  };
+  const webNames = ['structuredClone', 'TextEncoder', 'TextDecoder', 'URL', 'URLSearchParams', 'atob', 'btoa',
+    'crypto', 'performance', 'DOMException'];
+  let webLoaded = false;
+  lazyGlobals(webNames, () => {
+    if (webLoaded) return;
+    webLoaded = true;
+    const web = native.loadWeb()({
+      randomBytes: native.randomBytes,
+      now: native.now,
+      get timeOrigin() { return native.timeOrigin(); },
+    });
+    for (let i = 0; i < webNames.length; i++) hidden(global, webNames[i], web[webNames[i]]);
   });
-  for (const k of ['structuredClone', 'TextEncoder', 'TextDecoder', 'URL', 'URLSearchParams', 'atob', 'btoa', 'crypto', 'performance', 'DOMException']) {
-    if (web[k] !== undefined) hidden(global, k, web[k]);
-  }
-
-  // --- Intl, loaded on first use ---
 
   // The locale data is large, so Intl and the locale-sensitive methods are
   // stand-ins until first used: then the bundle is evaluated, installs the
@@ -298,19 +367,18 @@
   const loadIntl = () => {
     if (intlLoaded) return;
     intlLoaded = true;
+    hidden(global, 'Intl', undefined);
     const install = native.loadIntl();
     install({ collate: native.collate });
   };
-  defineProperty(global, 'Intl', {
-    configurable: true, enumerable: false,
-    get() { loadIntl(); return global.Intl; },
-    set(v) { defineProperty(global, 'Intl', { value: v, writable: true, enumerable: false, configurable: true }); },
-  });
+  lazyGlobals(['Intl'], loadIntl);
   const lazy = (proto, name) => {
     const stub = {
       [name](...args) {
         loadIntl();
-        return apply(proto[name], this, args);
+        const real = proto[name];
+        if (real === stub) throw new TypeError(name + ' is not available');
+        return apply(real, this, args);
       },
     }[name];
     hidden(proto, name, stub);
@@ -325,5 +393,5 @@
   // Objects whose shapes QuickJS would otherwise build and free on every
   // subcall (promise reaction functions).
   const keepShapes = [{}, { '': 0 }, create(Function.prototype)];
-  return [settle, describe, Str, keepShapes, toolError, dateJSON, timerNext, timerFire, printing.returnValue, loadIntl];
+  return [settle, describe, Str, keepShapes, toolError, dateJSON, timerNext, timerFire, returnValue, loadIntl];
 })

@@ -1,0 +1,134 @@
+package host
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+
+	"github.com/ptchost/ptc/guest/quickjs"
+)
+
+// The guest's own scripts, by the id the guest asks for them with (host
+// import script; keep in sync with glue.c).
+const (
+	scriptBootstrap = iota
+	scriptInspect
+	scriptWeb
+	scriptIntl
+	scriptCount
+)
+
+var scriptNames = [...]string{scriptBootstrap: "bootstrap", scriptInspect: "inspect", scriptWeb: "web"}
+
+// intlCompileTimeout bounds the compilation of the Intl bundle, which a
+// run that first uses Intl waits for.
+const intlCompileTimeout = 30 * time.Second
+
+// scripts holds the bytecode of the guest's own scripts. The host compiles
+// them in an instance of their own (ptc_compile), so nothing the parser
+// allocated is in the snapshot every run starts from, and a run that
+// loads one later (inspect.js, the Intl bundle) reads bytecode instead of
+// parsing source.
+type scripts struct {
+	code [scriptCount][]byte
+
+	intlOnce sync.Once
+	intlSrc  []byte
+	intlErr  error
+}
+
+// compileScripts compiles bootstrap, inspect and web for a guest that
+// exports ptc_compile; the Intl bundle is compiled on first use.
+func (h *Host) compileScripts(ctx context.Context, intl []byte) error {
+	h.scripts.intlSrc = intl
+	if _, ok := h.compiled.ExportedFunctions()["ptc_compile"]; !ok {
+		return nil
+	}
+	srcs := make([][]byte, 0, 3)
+	for id := range scriptIntl {
+		src, err := quickjs.Script(scriptNames[id])
+		if err != nil {
+			return fmt.Errorf("guest script %s: %w", scriptNames[id], err)
+		}
+		srcs = append(srcs, src)
+	}
+	codes, err := h.compile(ctx, srcs...)
+	if err != nil {
+		return err
+	}
+	copy(h.scripts.code[:], codes)
+	return nil
+}
+
+// compile turns script sources into the guest's bytecode, in one
+// throwaway instance.
+func (h *Host) compile(ctx context.Context, srcs ...[]byte) ([][]byte, error) {
+	r := newRun(noTools, Limits{}.WithDefaults(), func() {})
+	cctx := withRun(ctx, r)
+	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
+	mod, err := h.rt.InstantiateModule(cctx, h.compiled, mc)
+	if err != nil {
+		return nil, err
+	}
+	defer mod.Close(ctx)
+	fn := mod.ExportedFunction("ptc_compile")
+	mem := mod.ExportedMemory("memory")
+	out := make([][]byte, len(srcs))
+	for i, src := range srcs {
+		ptr, err := r.load(cctx, mod, string(src))
+		if err != nil || ptr == 0 {
+			return nil, fmt.Errorf("compile guest script: %w", errors.Join(err, errors.New("no memory")))
+		}
+		res, err := fn.Call(cctx, uint64(ptr), uint64(len(src)))
+		if err != nil {
+			return nil, fmt.Errorf("compile guest script: %w", err)
+		}
+		p := api.DecodeU32(res[0])
+		if p == 0 {
+			return nil, fmt.Errorf("compile guest script: %w", r.preludeError())
+		}
+		hdr, ok := mem.Read(p, 4)
+		if !ok {
+			return nil, errors.New("compile guest script: bad buffer")
+		}
+		n := binary.LittleEndian.Uint32(hdr)
+		code, ok := mem.Read(p+4, n)
+		if !ok {
+			return nil, errors.New("compile guest script: bad buffer")
+		}
+		out[i] = append([]byte(nil), code...)
+	}
+	return out, nil
+}
+
+// script returns the bytecode of script id, compiling the Intl bundle on
+// first use; nil when the guest has none.
+func (h *Host) script(id int32) []byte {
+	if id < 0 || id >= scriptCount {
+		return nil
+	}
+	if id != scriptIntl {
+		return h.scripts.code[id]
+	}
+	s := &h.scripts
+	s.intlOnce.Do(func() {
+		if s.intlSrc == nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(h.life, intlCompileTimeout)
+		defer cancel()
+		codes, err := h.compile(ctx, s.intlSrc)
+		if err != nil {
+			s.intlErr = err
+			return
+		}
+		s.code[scriptIntl] = codes[0]
+	})
+	return s.code[scriptIntl]
+}
