@@ -1,0 +1,223 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ptchost/ptc/guest/quickjs"
+)
+
+// The guest's printing (guest/quickjs/js/inspect.js) is held to Node 20's:
+// testdata/inspect/cases.json, written by gen.js with Node, holds each
+// case's code and what Node printed. The cases run in the real guest with
+// inspect.js loaded by a prelude over a stub of the natives the bootstrap
+// gives it.
+
+type inspectCase struct {
+	Name     string `json:"name"`
+	Code     string `json:"code"`
+	Expected string `json:"expected"`
+}
+
+func loadInspectCases(t testing.TB) []inspectCase {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "inspect", "cases.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []inspectCase
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	return cases
+}
+
+func inspectSource(t testing.TB) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", "guest", "quickjs", "js", "inspect.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// inspectHarness defines __inspectCases(cases): it runs each case's code
+// with a fresh instance of the library (so console's groups, counts and
+// timers start empty) and returns, as one JSON string, what each printed.
+// The stub natives: write collects, now reads h.clock, frames returns what
+// h.err registered (else h.traceFrames), promiseState what h.track saw.
+// h.sabotage replaces the built-ins a printer could use with functions
+// that throw, until the case ends.
+const inspectHarness = `
+globalThis.__inspectCases = (function (factory) {
+  'use strict';
+  const stringify = JSON.stringify;
+  const AsyncFunction = (async function () {}).constructor;
+  const gopd = Object.getOwnPropertyDescriptor, dp = Object.defineProperty, ownKeys = Reflect.ownKeys;
+  const getProto = Object.getPrototypeOf, apply = Reflect.apply;
+  const wm = WeakMap.prototype, wmGet = wm.get, wmSet = wm.set, wmHas = wm.has;
+  const then = Promise.prototype.then;
+  const WM = WeakMap, Err = Error;
+  const st = { out: '', now: 0, traceFrames: '', frames: null, promises: null, boom: '' };
+  const native = {
+    write(text) { st.out += text + '\n'; },
+    now() { return st.now; },
+    frames(e) {
+      return apply(wmHas, st.frames, [e]) ? apply(wmGet, st.frames, [e]) : st.traceFrames;
+    },
+    promiseState(p) {
+      return apply(wmHas, st.promises, [p]) ? apply(wmGet, st.promises, [p]) : undefined;
+    },
+  };
+  const targets = [globalThis, Object, Object.prototype, Array, Array.prototype, String, String.prototype,
+    Number, Number.prototype, Boolean.prototype, BigInt.prototype, Symbol, Symbol.prototype, Math, JSON, Reflect,
+    RegExp, RegExp.prototype, Map.prototype, Set.prototype, WeakMap.prototype, WeakSet.prototype,
+    Date, Date.prototype, Error, Error.prototype, Function.prototype, Promise, Promise.prototype,
+    getProto(new Map().entries()), getProto(new Set().values()), getProto([].values()),
+    getProto(getProto([].values())), getProto(Uint8Array.prototype), getProto(Uint8Array), Uint8Array.prototype,
+    ArrayBuffer, ArrayBuffer.prototype, DataView.prototype];
+  const keep = ['constructor', 'prototype', 'length', 'name', 'caller', 'arguments', 'globalThis',
+    '__inspectCases', 'undefined', 'NaN', 'Infinity'];
+  const has = (arr, v) => { for (let i = 0; i < arr.length; i++) if (arr[i] === v) return true; return false; };
+  function boom() { const e = new Err('a sabotaged built-in was called'); if (st.boom === '') st.boom = e.stack; throw e; }
+  let saved = [];
+  function sabotage() {
+    for (let t = 0; t < targets.length; t++) {
+      const target = targets[t];
+      const keys = ownKeys(target);
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
+        if (has(keep, key)) continue;
+        const d = gopd(target, key);
+        if (!d.configurable) continue;
+        if ('value' in d && (typeof d.value === 'function' || (target === globalThis && typeof d.value === 'object'))) {
+          saved[saved.length] = [target, key, d];
+          dp(target, key, { value: boom, writable: true, configurable: true });
+        } else if (d.get) {
+          saved[saved.length] = [target, key, d];
+          dp(target, key, { get: boom, set: d.set, configurable: true });
+        }
+      }
+    }
+  }
+  function restore() {
+    for (let i = saved.length - 1; i >= 0; i--) dp(saved[i][0], saved[i][1], saved[i][2]);
+    saved = [];
+  }
+  async function runCase(code) {
+    st.out = '';
+    st.boom = '';
+    st.now = 0;
+    st.traceFrames = '';
+    st.frames = new WM();
+    st.promises = new WM();
+    const lib = factory(native);
+    const h = {
+      err(e, frames = '') { apply(wmSet, st.frames, [e, frames]); return e; },
+      traceFrames(f) { st.traceFrames = f; },
+      clock(ms) { st.now = ms; },
+      track(p) {
+        apply(wmSet, st.promises, [p, ['pending']]);
+        apply(then, p, [(v) => apply(wmSet, st.promises, [p, ['fulfilled', v]]),
+          (e) => apply(wmSet, st.promises, [p, ['rejected', e]])]);
+        return p;
+      },
+      async tick() { for (let i = 0; i < 10; i++) await null; },
+      rv: (v) => lib.returnValue(v),
+      rvText: (v) => stringify(lib.returnValue(v)),
+      sabotage,
+    };
+    try {
+      await new AsyncFunction('console', 'util', 'h', code)(lib.console, { format: lib.format, inspect: lib.inspect }, h);
+    } catch (e) {
+      restore();
+      st.out += 'THREW: ' + String(e) + '\n' + (e && e.stack);
+    }
+    restore();
+    if (st.boom !== '') st.out += 'SABOTAGED BUILT-IN CALLED:\n' + st.boom;
+    return st.out;
+  }
+  return async function (cases) {
+    const out = [];
+    for (let i = 0; i < cases.length; i++) out.push(await runCase(cases[i].code));
+    return stringify(out);
+  };
+})(%s);
+`
+
+var inspectHosts sync.Map // struct{} -> *Host
+
+func inspectHost(t testing.TB) *Host {
+	t.Helper()
+	if h, ok := inspectHosts.Load(struct{}{}); ok {
+		return h.(*Host)
+	}
+	h, err := New(context.Background(), Config{})
+	if errors.Is(err, quickjs.ErrNotBuilt) {
+		t.Skip("guest not built: run make guest")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prev, loaded := inspectHosts.LoadOrStore(struct{}{}, h); loaded {
+		h.Close(context.Background())
+		return prev.(*Host)
+	}
+	return h
+}
+
+// runInspectCases runs cases in one guest run and returns what each printed.
+func runInspectCases(t testing.TB, h *Host, src string, cases []inspectCase) []string {
+	t.Helper()
+	in, err := json.Marshal(cases)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prelude := fmt.Sprintf(inspectHarness, src) + "globalThis.__cases = " + string(in) + ";\n"
+	out := h.Run(context.Background(), Program{
+		Prelude: prelude,
+		Source:  `return await __inspectCases(__cases);`,
+	})
+	if out.Kind != KindOK {
+		t.Fatalf("run failed: %s: %s\n%s", out.Kind, out.Message, out.Stack)
+	}
+	raw := []byte(out.ReturnValue)
+	var s string
+	if err := json.Unmarshal(raw, &s); err == nil {
+		raw = []byte(s)
+	}
+	var got []string
+	if err := json.Unmarshal(raw, &got); err != nil {
+		t.Fatalf("results: %v: %.200s", err, raw)
+	}
+	if len(got) != len(cases) {
+		t.Fatalf("%d results for %d cases", len(got), len(cases))
+	}
+	return got
+}
+
+func TestInspect_node20(t *testing.T) {
+	cases := loadInspectCases(t)
+	h := inspectHost(t)
+	got := runInspectCases(t, h, inspectSource(t), cases)
+	match := 0
+	var b strings.Builder
+	for i, c := range cases {
+		if got[i] == c.Expected {
+			match++
+			continue
+		}
+		fmt.Fprintf(&b, "\n--- %s\ncode:\n%s\nwant:\n%s\ngot:\n%s", c.Name, c.Code, c.Expected, got[i])
+	}
+	t.Logf("%d/%d cases match", match, len(cases))
+	if match != len(cases) {
+		t.Errorf("%d mismatches:%s", len(cases)-match, b.String())
+	}
+}
