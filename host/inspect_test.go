@@ -221,3 +221,47 @@ func TestInspect_node20(t *testing.T) {
 		t.Errorf("%d mismatches:%s", len(cases)-match, b.String())
 	}
 }
+
+// BenchmarkInspect measures, inside the guest, what printing costs: the
+// guest-ms/op metric is the mean over a loop in one run (the run's own
+// start-up is not in it).
+func BenchmarkInspect(b *testing.B) {
+	h := inspectHost(b)
+	src := inspectSource(b)
+	prelude := "globalThis.__native = { write() {}, now() { return 0; }, frames() { return ''; }, promiseState() {} };\n" +
+		"globalThis.__factory = (" + src + ");\n" +
+		"globalThis.__lib = __factory(__native);\n"
+	for _, bc := range []struct {
+		name, setup, op string
+		loops           int
+	}{
+		{"factory", "", "__factory(__native)", 20},
+		{"log-small-object", "const o = { id: 1, name: 'x', tags: ['a', 'b'] };", "__lib.console.log(o)", 500},
+		{"log-300-rows", "const rows = Array.from({ length: 300 }, (_, i) => ({ id: i, name: 'user' + i, active: i % 2 === 0 }));",
+			"__lib.console.log(rows)", 10},
+		{"inspect-map-1000", "const m = new Map(Array.from({ length: 1000 }, (_, i) => ['key' + i, { v: i }]));",
+			"__lib.inspect(m)", 10},
+		{"returnValue-map-1000", "const m = new Map(Array.from({ length: 1000 }, (_, i) => ['key' + i, { v: i }]));",
+			"__lib.returnValue(m)", 5},
+		{"returnValue-plain-1000", "const a = Array.from({ length: 1000 }, (_, i) => ({ id: i, name: 'n' + i }));",
+			"__lib.returnValue(a)", 10},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			source := fmt.Sprintf("%s\nconst t0 = Date.now();\nfor (let i = 0; i < %d; i++) %s;\nreturn (Date.now() - t0) / %d;",
+				bc.setup, bc.loops, bc.op, bc.loops)
+			var total float64
+			for b.Loop() {
+				out := h.Run(context.Background(), Program{Prelude: prelude, Source: source})
+				if out.Kind != KindOK {
+					b.Fatalf("%s: %s", out.Kind, out.Message)
+				}
+				var ms float64
+				if err := json.Unmarshal(out.ReturnValue, &ms); err != nil {
+					b.Fatal(err)
+				}
+				total += ms
+			}
+			b.ReportMetric(total/float64(b.N), "guest-ms/op")
+		})
+	}
+}

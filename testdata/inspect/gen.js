@@ -1154,6 +1154,270 @@ t('inspect returns for custom nested options', async (console, util, h) => {
   console.log(util.inspect({ a: [1, 2, 3] }, { compact: false, breakLength: 200 }));
 });
 
+// ---- more built-in shapes ----
+
+t('builtin prototypes', async (console, util, h) => {
+  console.log(Object.prototype, Array.prototype, Function.prototype);
+  console.log(Map.prototype, Set.prototype, Date.prototype, RegExp.prototype);
+  console.log(Number.prototype, String.prototype, Boolean.prototype);
+});
+t('generator and array iterators', async (console, util, h) => {
+  function* gen() { yield 1; }
+  console.log(gen(), [1, 2][Symbol.iterator](), 'ab'[Symbol.iterator]());
+});
+t('weakref and finalization', async (console, util, h) => {
+  console.log(new WeakRef({}));
+});
+t('fake builtins by prototype', async (console, util, h) => {
+  console.log(Object.create(Map.prototype), Object.create(Array.prototype), Object.create(Date.prototype));
+  console.log(Object.create(Error.prototype, { message: { value: 'm' } }));
+});
+t('null prototype builtins', async (console, util, h) => {
+  const s = new Set([1]);
+  Object.setPrototypeOf(s, null);
+  const d = new Date(0);
+  Object.setPrototypeOf(d, null);
+  const r = /x/g;
+  Object.setPrototypeOf(r, null);
+  const n = new Number(3);
+  Object.setPrototypeOf(n, null);
+  const u = new Uint8Array(2);
+  Object.setPrototypeOf(u, null);
+  console.log(s, d, r, n, u);
+});
+t('objects with numeric-like keys', async (console, util, h) => {
+  console.log({ 4294967295: 'max', 4294967294: 'idx', '-0': 'negzero', '1.5': 'frac', 1e21: 'big' });
+});
+t('map special keys', async (console, util, h) => {
+  console.log(new Map([['__proto__', 1], ["it's", 2], [Symbol('k'), 3], [undefined, 4]]));
+});
+t('long keys', async (console, util, h) => {
+  console.log({ aVeryLongPropertyNameThatGoesOnAndOnForeverAndEverAndThenSomeMoreCharacters: 1, b: 2 });
+});
+t('strings split by breakLength', async (console, util, h) => {
+  console.log(util.inspect('abc\ndefghijklmnopqrstuvwxyz\nend', { breakLength: 10 }));
+  console.log(util.inspect({ a: 'one\ntwo\nthree four five six seven eight nine ten eleven twelve' }));
+});
+t('array of long strings', async (console, util, h) => {
+  console.log(['a'.repeat(30), 'b'.repeat(30), 'c'.repeat(30)]);
+  console.log(['short', 'x'.repeat(75)]);
+});
+t('array containing multiline entries', async (console, util, h) => {
+  console.log([1, 2, 3, 4, 5, 6, { a: 'x'.repeat(50), b: 'y'.repeat(50) }]);
+  console.log([{ a: 1, b: 2 }, [1, 2, 3], 'str', 4, 5, 6, 7]);
+});
+t('deep mixed structure', async (console, util, h) => {
+  console.log({
+    id: 'run-1',
+    results: [
+      { tool: 'search', hits: [{ url: 'https://a.example/x', score: 0.93 }, { url: 'https://b.example/y', score: 0.71 }] },
+      { tool: 'fetch', status: 200, headers: new Map([['content-type', 'text/html']]) },
+    ],
+    elapsedMs: 123.456,
+  });
+});
+t('symbol descriptions', async (console, util, h) => {
+  console.log(Symbol('with space'), Symbol(''), Symbol('a\nb'), [Symbol('x\ty')]);
+  console.log(util.inspect(Symbol("q'")), { [Symbol('')]: 1 });
+});
+t('object prototype properties showHidden', async (console, util, h) => {
+  class Base { get base() { return 1; } }
+  class Derived extends Base { constructor() { super(); this.own = 1; } get derived() { return 2; } }
+  Derived.prototype.protoValue = 'pv';
+  console.log(util.inspect(new Derived(), { showHidden: true }));
+});
+t('format %o classes and arrow', async (console, util, h) => {
+  console.log(util.format('%o', class A { static s = 1; }));
+  console.log(util.format('%o', () => {}));
+});
+t('format %o nested depth', async (console, util, h) => {
+  console.log(util.format('%o', { a: { b: { c: { d: { e: { f: 1 } } } } } }));
+});
+t('console dir options', async (console, util, h) => {
+  console.dir({ a: [1, 2, 3, 4, 5] }, { maxArrayLength: 2, breakLength: 20 });
+  console.dir(new Map([['a', { b: { c: { d: 1 } } }]]), { depth: 1 });
+  console.dir({ s: 'str' }, { colors: false, compact: false });
+});
+t('error in array grouping', async (console, util, h) => {
+  const errs = Array.from({ length: 7 }, (_, i) => h.err(new Error('e' + i)));
+  console.log(errs);
+});
+t('error with stack not string', async (console, util, h) => {
+  const e = new Error('m');
+  e.stack = { not: 'a string' };
+  console.log(e);
+  const f = new Error('n');
+  f.stack = undefined;
+  console.log(f);
+});
+t('error name not string', async (console, util, h) => {
+  const e = new Error('m');
+  e.name = 42;
+  console.log(h.err(e));
+  const f = new Error('n');
+  f.name = undefined;
+  console.log(h.err(f));
+});
+t('error message in custom stack', async (console, util, h) => {
+  const e = new Error('abc');
+  e.stack = 'Error: xyz\n    at f (program.js:1:1)';
+  console.log(e);
+  const g = new Error('at');
+  e.stack = 'prefix at\n    at f (program.js:1:1)';
+  console.log(g.message, e);
+});
+t('errors deep nesting', async (console, util, h) => {
+  const e = h.err(new Error('deep'), '    at f (program.js:1:1)');
+  console.log({ a: { b: { c: e } } });
+  console.log([[[[e]]]]);
+});
+t('error aggregate with frames', async (console, util, h) => {
+  const a = h.err(new AggregateError([h.err(new Error('x'), '    at x (program.js:1:1)')], 'agg'), '    at y (program.js:2:2)');
+  console.log(a);
+});
+t('object with error values grouping', async (console, util, h) => {
+  console.log({ errors: [h.err(new Error('a')), h.err(new TypeError('b'))], count: 2 });
+});
+t('class instance with accessor and symbol tag', async (console, util, h) => {
+  class Temperature {
+    constructor() { this._c = 20; }
+    get f() { return this._c * 9 / 5 + 32; }
+    get [Symbol.toStringTag]() { return 'Temp'; }
+  }
+  console.log(new Temperature(), [new Temperature()]);
+});
+t('inspect nested custom returning objects', async (console, util, h) => {
+  const inner = { [Symbol.for('nodejs.util.inspect.custom')]() { return [1, 2, 3]; } };
+  console.log({ inner, list: [inner] });
+  const withDepth = { [Symbol.for('nodejs.util.inspect.custom')](depth) { return { depth }; } };
+  console.log({ a: { b: withDepth } });
+});
+t('custom inspect on prototype object itself', async (console, util, h) => {
+  class Widget { [Symbol.for('nodejs.util.inspect.custom')]() { return 'Widget!'; } }
+  console.log(Widget.prototype, new Widget());
+});
+t('array with getter element', async (console, util, h) => {
+  const a = [1, 2];
+  Object.defineProperty(a, 1, { get() { return 5; }, enumerable: true });
+  Object.defineProperty(a, 2, { set(v) {}, enumerable: true });
+  console.log(a);
+});
+t('numbers formatting edge', async (console, util, h) => {
+  console.log([1e-7, 1e+100, 123e-20, 0.000001, 1234567890123456789, -1e-7, 2 ** 31, -(2 ** 31)]);
+  console.log(util.format('%d %i %f', '0x10', '0x10', '0x10'));
+  console.log(util.format('%d', '1e3'), util.format('%i', 1e21), util.format('%f', '  42  '));
+});
+t('typed array kinds', async (console, util, h) => {
+  console.log(new Int8Array([-1, 127]), new Uint32Array([4294967295]), new Int32Array([-5]), new Float32Array([1 / 3]));
+  console.log(new BigUint64Array([18446744073709551615n]), new Float64Array(8).fill(1.25));
+});
+t('arraybuffer views of same buffer', async (console, util, h) => {
+  const b = new ArrayBuffer(8);
+  const v = new Uint8Array(b, 2, 3);
+  v.set([7, 8, 9]);
+  console.log(v, new DataView(b), { b });
+});
+t('set of mixed and nested sets', async (console, util, h) => {
+  console.log(new Set([new Set([1]), new Map([[1, new Set()]]), [new Set()]]));
+});
+t('map keys objects long', async (console, util, h) => {
+  console.log(new Map([[{ id: 1, name: 'first element key' }, { value: 'first element value', n: 1 }], [{ id: 2 }, 'v']]));
+});
+t('format %s with boxed and special objects', async (console, util, h) => {
+  console.log(util.format('%s %s %s', new Number(5), new String('boxed'), Object(1n)));
+  console.log(util.format('%s %s', new Map([[1, 2]]), new Set([1])));
+  console.log(util.format('%s', { a: 1, toString: undefined }));
+  console.log(util.format('%s', [1, 'two', [3]]));
+});
+t('format %j edge values', async (console, util, h) => {
+  console.log(util.format('%j %j %j %j', null, 1, 'q"uote', [undefined, () => {}]));
+  console.log(util.format('%j', new Map([[1, 2]])), util.format('%j', new Date(0)));
+});
+t('format with percent at end and many args', async (console, util, h) => {
+  console.log(util.format('%s%s%s', 1, 2, 3), util.format('%s%%%s', 'a', 'b'), util.format('%%s', 'x'));
+  console.log(util.format('a%', 'b'), util.format('%d%%', 50), util.format('%-s', 1));
+});
+t('console log symbols first arg', async (console, util, h) => {
+  console.log(Symbol('first'), 'then');
+  console.log(5, '%s', 'not a format');
+  console.log(null, undefined);
+});
+t('console table nested columns and index keys', async (console, util, h) => {
+  console.table({ a: [1, 2], b: [3] });
+  console.table([[1, { x: 1 }], ['s', null]]);
+  console.table([{ name: 'a'.repeat(12) }, { name: '' }]);
+});
+t('console table properties not present', async (console, util, h) => {
+  console.table([{ a: 1 }, { b: 2 }], ['a', 'z']);
+  console.table(new Map([[{ k: 1 }, [1, 2, 3, 4]]]));
+});
+t('console group nesting deep', async (console, util, h) => {
+  for (let i = 0; i < 4; i++) console.group('level ' + i);
+  console.log([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27]);
+  console.table([{ a: 1 }]);
+  for (let i = 0; i < 5; i++) console.groupEnd();
+  console.log('out');
+});
+t('console count labels', async (console, util, h) => {
+  console.count('a');
+  console.count({ toString() { return 'obj'; } });
+  console.count(null);
+  console.count(undefined);
+  console.countReset('a');
+  console.count('a');
+});
+t('console assert non-string message', async (console, util, h) => {
+  console.assert(false, 42, 'x');
+  console.assert(false, { a: 1 }, 'second');
+  console.assert(false, '%o', [1]);
+  console.assert(undefined, null);
+});
+t('console time labels', async (console, util, h) => {
+  h.clock(100);
+  console.time('a');
+  console.time(123);
+  h.clock(100.0005);
+  console.timeEnd('a');
+  h.clock(1100);
+  console.timeLog(123, 'data');
+  console.timeEnd('123');
+  h.clock(61100);
+  console.time();
+  h.clock(61100 + 59999.9999);
+  console.timeEnd();
+});
+t('inspect depth negative and zero', async (console, util, h) => {
+  console.log(util.inspect({ a: 1 }, { depth: -1 }), util.inspect([1], { depth: -1 }), util.inspect(new Map([[1, 2]]), { depth: -1 }));
+  console.log(util.inspect({ a: { b: 1 }, c: [1] }, { depth: 0 }));
+  console.log(util.inspect(h.err(new Error('d')), { depth: -1 }));
+});
+t('inspect maxArrayLength on typed and buffer', async (console, util, h) => {
+  console.log(util.inspect(new Uint8Array(10), { maxArrayLength: 3 }), util.inspect(new ArrayBuffer(10), { maxArrayLength: 3 }));
+  console.log(util.inspect('x'.repeat(30), { maxStringLength: 5, breakLength: 10 }));
+});
+t('inspect compact true nesting', async (console, util, h) => {
+  console.log(util.inspect({ a: { b: { c: 1 } }, d: [1, 2, { e: 'x'.repeat(80) }] }, { compact: true }));
+  console.log(util.inspect(new Map([['k', { v: [1, 2] }]]), { compact: true, breakLength: 10 }));
+});
+t('inspect compact false nesting', async (console, util, h) => {
+  console.log(util.inspect({ a: [], b: {}, c: [1], d: new Map([[1, { x: 1 }]]) }, { compact: false }));
+  console.log(util.inspect(h.err(new Error('cf'), '    at f (program.js:1:1)'), { compact: false }));
+});
+t('circular inside map set and custom', async (console, util, h) => {
+  const o = { list: [] };
+  o.list.push(o, new Map([['o', o]]), new Set([o]));
+  console.log(o);
+  const a = { name: 'a' };
+  const b = { name: 'b' };
+  a.b = b;
+  b.a = a;
+  console.log([a, b]);
+});
+t('circular error cause', async (console, util, h) => {
+  const e = h.err(new Error('loop'));
+  e.cause = e;
+  console.log(e);
+});
 // ---- the run's return value ----
 
 const rvValues = [

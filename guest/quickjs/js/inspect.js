@@ -40,6 +40,7 @@
   const ObjectCtor = Object;
   const FunctionCtor = Function;
   const ArrayPrototype = Array.prototype;
+  const ErrorPrototype = Error.prototype;
   const RegExpPrototype = RegExp.prototype;
   const ArrayIsArray = Array.isArray;
   const ArrayPrototypeSort = uncurryThis(Array.prototype.sort);
@@ -184,8 +185,7 @@
       ObjectGetPrototypeOf(TypedArrayPrototype.constructor)];
     for (let i = 0; i < extra.length; i++) noteWithPrototype(extra[i]);
   }
-  const BuiltinTagsGet = uncurryThis(Map.prototype.get);
-
+  
   const nativeWrite = native.write;
   const nativeNow = native.now;
   const nativeFrames = native.frames;
@@ -432,7 +432,9 @@
     }
     return out;
   }
+  const printableAsciiRe = /^[\x20-\x7e]*$/;
   function getStringWidth(str, removeControlChars = true) {
+    if (RegExpPrototypeExec(printableAsciiRe, str) !== null) return str.length;
     let width = 0;
     if (removeControlChars) str = stripVTControlCharacters(str);
     for (let i = 0; i < str.length; i++) {
@@ -518,32 +520,21 @@
         quote = -2;
       }
     }
-    const escaped = escapeString(str, quote);
-    if (quote === -1) return ('"' + escaped + '"');
-    if (quote === -2) return ('`' + escaped + '`');
-    return ('\'' + escaped + '\'');
+    const escaped = RegExpPrototypeExec(quote === 39 ? escapeTestQuote : escapeTest, str) === null ?
+      str : escapeString(str, quote);
+    if (quote === -1) return '"' + escaped + '"';
+    if (quote === -2) return '`' + escaped + '`';
+    return "'" + escaped + "'";
   }
+  // What escapeString changes, with and without the single quote.
+  const escapeTestQuote = /[\x00-\x1f\x27\x5c\x7f-\x9f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+  const escapeTest = /[\x00-\x1f\x5c\x7f-\x9f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-  const isIdentifierKey = (key) => {
-    if (key.length === 0) return false;
-    for (let i = 0; i < key.length; i++) {
-      const c = StringPrototypeCharCodeAt(key, i);
-      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || (i > 0 && c >= 48 && c <= 57)) continue;
-      return false;
-    }
-    return true;
-  };
-  // isIndexKey reports whether key is "0" or a decimal without leading zeros.
-  const isNumberKey = (key) => {
-    if (key.length === 0) return false;
-    const first = StringPrototypeCharCodeAt(key, 0);
-    if (first === 48) return key.length === 1;
-    for (let i = 0; i < key.length; i++) {
-      const c = StringPrototypeCharCodeAt(key, i);
-      if (c < 48 || c > 57) return false;
-    }
-    return true;
-  };
+  const identifierRe = /^[a-zA-Z_][a-zA-Z_0-9]*$/;
+  const numberRe = /^(0|[1-9][0-9]*)$/;
+  const isIdentifierKey = (key) => RegExpPrototypeExec(identifierRe, key) !== null;
+  // isNumberKey reports whether key is "0" or a decimal without leading zeros.
+  const isNumberKey = (key) => RegExpPrototypeExec(numberRe, key) !== null;
   const isArrayIndexKey = (key) => typeof key === 'string' && isNumberKey(key) && +key < 4294967295;
 
   // ---- numbers ----
@@ -567,7 +558,7 @@
   }
   function formatNumber(fn, number, numericSeparator) {
     if (!numericSeparator) {
-      if (ObjectIs(number, -0)) return fn('-0', 'number');
+      if (number === 0 && 1 / number < 0) return fn('-0', 'number');
       return fn(('' + number), 'number');
     }
     const numberString = ('' + number);
@@ -678,28 +669,40 @@
     }
   }
 
-  // kindOf returns the built-in kind of the object v ('plain' for none).
-  function kindOf(v) {
-    let p = v;
-    let kind;
+  // protoChain lists value's prototypes, the nearest first.
+  function protoChain(value) {
+    const chain = [];
+    let p = value;
     for (let i = 0; i < 10000; i++) {
       p = ObjectGetPrototypeOf(p);
       if (p === null) break;
-      kind = MapPrototypeGet(protoKinds, p);
+      push(chain, p);
+    }
+    return chain;
+  }
+
+  // kindOf returns the built-in kind of the object v ('plain' for none);
+  // chain is protoChain(v).
+  function kindOf(v, chain) {
+    let kind;
+    for (let i = 0; i < chain.length; i++) {
+      kind = MapPrototypeGet(protoKinds, chain[i]);
       if (kind !== undefined) break;
     }
-    if (kind !== undefined) {
-      if (kind === 'plain' || hasBrand(kind, v)) return kind;
-    }
-    if (kind === undefined || kind !== 'plain') {
-      // No built-in prototype, or not what it claims: ask every brand.
-      if (nativePromiseState !== null || kind === 'promise') {
-        for (let i = 0; i < brandKinds.length; i++) if (hasBrand(brandKinds[i], v)) return brandKinds[i];
-      } else {
-        for (let i = 0; i < brandKinds.length; i++) {
-          if (brandKinds[i] !== 'promise' && hasBrand(brandKinds[i], v)) return brandKinds[i];
-        }
+    if (kind === 'plain') return kind;
+    if (kind !== undefined && hasBrand(kind, v)) return kind;
+    // No built-in prototype, or not what it claims: ask every brand. A
+    // failed brand check throws; without a stack trace that is cheaper.
+    const limit = ObjectGetOwnPropertyDescriptor(ErrorCtor, 'stackTraceLimit');
+    const quiet = limit !== undefined && limit.writable === true && limit.configurable === true;
+    if (quiet) ErrorCtor.stackTraceLimit = 0;
+    try {
+      for (let i = 0; i < brandKinds.length; i++) {
+        const k = brandKinds[i];
+        if ((k !== 'promise' || nativePromiseState !== null || kind === 'promise') && hasBrand(k, v)) return k;
       }
+    } finally {
+      if (quiet) ObjectDefineProperty(ErrorCtor, 'stackTraceLimit', limit);
     }
     return 'plain';
   }
@@ -712,13 +715,9 @@
     }
   }
 
-  function isError(v) {
-    if (ErrorIsError !== null && ErrorIsError(v)) return true;
-    try {
-      return FunctionPrototypeSymbolHasInstance(ErrorCtor, v);
-    } catch {
-      return false;
-    }
+  // isError is Node's isError: an Error by brand or by prototype chain.
+  function isError(v, chain) {
+    return (ErrorIsError !== null && ErrorIsError(v)) || includesValue(chain, ErrorPrototype);
   }
 
   function isInstanceof(object, proto) {
@@ -729,11 +728,10 @@
     }
   }
 
-  function functionKind(fn) {
-    let p = fn;
-    for (let i = 0; i < 10000; i++) {
-      p = ObjectGetPrototypeOf(p);
-      if (p === null || p === FunctionPrototype) return '';
+  function functionKind(chain) {
+    for (let i = 0; i < chain.length; i++) {
+      const p = chain[i];
+      if (p === FunctionPrototype) return '';
       if (p === AsyncFunctionPrototype) return 'async';
       if (p === GeneratorFunctionPrototype) return 'generator';
       if (p === AsyncGeneratorFunctionPrototype) return 'asyncgenerator';
@@ -755,47 +753,47 @@
     return 'Object';
   }
 
-  function getConstructorName(obj, ctx, recurseTimes, protoProps) {
-    let firstProto;
-    const tmp = obj;
-    for (let guard = 0; obj && guard < 10000; guard++) {
-      const wellKnown = MapPrototypeGet(wellKnownPrototypes, obj);
-      if (wellKnown !== undefined) {
-        let is = false;
-        try { is = FunctionPrototypeSymbolHasInstance(wellKnown.constructor, tmp); } catch { is = false; }
-        if (is) {
-          if (protoProps !== undefined && firstProto !== obj) {
-            addPrototypeProperties(ctx, tmp, firstProto || tmp, recurseTimes, protoProps);
-          }
-          return wellKnown.name;
+  // getConstructorName names obj's class as Node does: the name of the
+  // first constructor up its prototype chain (chain, protoChain(obj)) it is
+  // an instance of; null for a null prototype.
+  function getConstructorName(obj, ctx, recurseTimes, protoProps, chain) {
+    if (chain === undefined) chain = protoChain(obj);
+    const firstProto = chain.length === 0 ? null : chain[0];
+    for (let level = -1; level < chain.length; level++) {
+      const o = level < 0 ? obj : chain[level];
+      const wellKnown = MapPrototypeGet(wellKnownPrototypes, o);
+      // A prototype in obj's chain: obj is an instance of its constructor.
+      if (wellKnown !== undefined && level >= 0) {
+        if (protoProps !== undefined && firstProto !== o) {
+          addPrototypeProperties(ctx, obj, firstProto || obj, recurseTimes, protoProps);
         }
+        return wellKnown.name;
       }
-      const descriptor = ObjectGetOwnPropertyDescriptor(obj, 'constructor');
+      if (!ObjectPrototypeHasOwnProperty(o, 'constructor')) continue;
+      const descriptor = ObjectGetOwnPropertyDescriptor(o, 'constructor');
       if (descriptor !== undefined && typeof descriptor.value === 'function') {
         const name = descriptor.value.name;
-        if (name !== '' && isInstanceof(tmp, descriptor.value)) {
-          if (protoProps !== undefined && (firstProto !== obj || !isBuiltInName(name))) {
-            addPrototypeProperties(ctx, tmp, firstProto || tmp, recurseTimes, protoProps);
+        if (name !== '' && isInstanceof(obj, descriptor.value)) {
+          if (protoProps !== undefined && (firstProto !== o || !isBuiltInName(name))) {
+            addPrototypeProperties(ctx, obj, firstProto || obj, recurseTimes, protoProps);
           }
           return StringCtor(name);
         }
       }
-      obj = ObjectGetPrototypeOf(obj);
-      if (firstProto === undefined) firstProto = obj;
     }
     if (firstProto === null) return null;
-    const res = internalGetConstructorName(tmp);
-    if (recurseTimes > ctx.depth && ctx.depth !== null) return ('' + res + ' <Complex prototype>');
+    const res = internalGetConstructorName(obj);
+    if (recurseTimes > ctx.depth && ctx.depth !== null) return res + ' <Complex prototype>';
     const protoConstr = getConstructorName(firstProto, ctx, recurseTimes + 1, protoProps);
     if (protoConstr === null) {
-      return ('' + res + ' <' + (inspect(firstProto, {
+      return res + ' <' + inspect(firstProto, {
         __proto__: null,
         ...ctxOptions(ctx),
         customInspect: false,
         depth: -1,
-      })) + '>');
+      }) + '>';
     }
-    return ('' + res + ' <' + protoConstr + '>');
+    return res + ' <' + protoConstr + '>';
   }
 
   // addPrototypeProperties lists (showHidden) the non-function properties
@@ -860,11 +858,17 @@
     return keys;
   }
 
+  // Listing an array's own keys lists every index: past this length only its
+  // symbol keys are looked for, which keeps a huge array or typed array from
+  // costing memory in proportion to its length.
+  const kMaxKeyScan = 100000;
+
   // getOwnNonIndexProperties is the own keys of an array-like that are not
   // indices: strings first, then symbols, as V8 lists them.
-  function getOwnNonIndexProperties(value, showHidden) {
-    const all = ReflectOwnKeys(value);
+  function getOwnNonIndexProperties(value, length, showHidden) {
+    const all = length <= kMaxKeyScan ? ReflectOwnKeys(value) : ObjectGetOwnPropertySymbols(value);
     const out = [];
+    if (length > kMaxKeyScan && showHidden && ArrayIsArray(value)) push(out, 'length');
     for (let i = 0; i < all.length; i++) {
       const key = all[i];
       if (isArrayIndexKey(key)) continue;
@@ -942,29 +946,79 @@
 
   // ---- inspect ----
 
-  function inspect(value, opts) {
-    const ctx = {
+  // Contexts are reused: creating one (twenty properties) costs more than
+  // inspecting a small object.
+  const ctxPool = [];
+  function newCtx() {
+    return {
       __proto__: null,
-      budget: { __proto__: null },
+      budget: null,
       indentationLvl: 0,
-      seen: [],
+      seen: null,
       currentDepth: 0,
       stylize: stylizeNoColor,
-      showHidden: inspectDefaultOptions.showHidden,
-      depth: inspectDefaultOptions.depth,
-      colors: inspectDefaultOptions.colors,
-      customInspect: inspectDefaultOptions.customInspect,
-      showProxy: inspectDefaultOptions.showProxy,
-      maxArrayLength: inspectDefaultOptions.maxArrayLength,
-      maxStringLength: inspectDefaultOptions.maxStringLength,
-      breakLength: inspectDefaultOptions.breakLength,
-      compact: inspectDefaultOptions.compact,
-      sorted: inspectDefaultOptions.sorted,
-      getters: inspectDefaultOptions.getters,
-      numericSeparator: inspectDefaultOptions.numericSeparator,
+      showHidden: false,
+      depth: 2,
+      colors: false,
+      customInspect: true,
+      showProxy: false,
+      maxArrayLength: 100,
+      maxStringLength: 10000,
+      breakLength: 80,
+      compact: 3,
+      sorted: false,
+      getters: false,
+      numericSeparator: false,
       circular: undefined,
       userOptions: undefined,
     };
+  }
+  function acquireCtx() {
+    let ctx;
+    if (ctxPool.length === 0) {
+      ctx = newCtx();
+      ctx.seen = [];
+    } else {
+      ctx = ctxPool[ctxPool.length - 1];
+      ctxPool.length--;
+      ctx.seen.length = 0;
+    }
+    ctx.budget = { __proto__: null };
+    ctx.indentationLvl = 0;
+    ctx.currentDepth = 0;
+    ctx.stylize = stylizeNoColor;
+    ctx.showHidden = inspectDefaultOptions.showHidden;
+    ctx.depth = inspectDefaultOptions.depth;
+    ctx.colors = inspectDefaultOptions.colors;
+    ctx.customInspect = inspectDefaultOptions.customInspect;
+    ctx.showProxy = inspectDefaultOptions.showProxy;
+    ctx.maxArrayLength = inspectDefaultOptions.maxArrayLength;
+    ctx.maxStringLength = inspectDefaultOptions.maxStringLength;
+    ctx.breakLength = inspectDefaultOptions.breakLength;
+    ctx.compact = inspectDefaultOptions.compact;
+    ctx.sorted = inspectDefaultOptions.sorted;
+    ctx.getters = inspectDefaultOptions.getters;
+    ctx.numericSeparator = inspectDefaultOptions.numericSeparator;
+    ctx.circular = undefined;
+    ctx.userOptions = undefined;
+    return ctx;
+  }
+  function releaseCtx(ctx) {
+    ctx.userOptions = undefined;
+    ctx.circular = undefined;
+    ctx.stylize = stylizeNoColor;
+    ctx.seen.length = 0;
+    if (ctxPool.length < 16) push(ctxPool, ctx);
+  }
+  // The context of a primitive inspected with the default options.
+  const primitiveCtx = newCtx();
+
+  function inspect(value, opts) {
+    if (arguments.length < 3 && (opts === undefined || opts === null) &&
+        typeof value !== 'object' && typeof value !== 'function') {
+      return formatPrimitive(stylizeNoColor, value, primitiveCtx);
+    }
+    const ctx = acquireCtx();
     try {
       if (arguments.length > 1) {
         if (arguments.length > 2) {
@@ -986,6 +1040,7 @@
         }
       }
     } catch (err) {
+      releaseCtx(ctx);
       return inspectThrew(err);
     }
     if (ctx.colors) ctx.stylize = stylizeWithColor;
@@ -996,6 +1051,8 @@
       return formatValue(ctx, value, 0);
     } catch (err) {
       return inspectThrew(err);
+    } finally {
+      releaseCtx(ctx);
     }
   }
   inspect.custom = customInspectSymbol;
@@ -1049,22 +1106,21 @@
   }
 
   // getTag is value[Symbol.toStringTag], with the built-ins' tags as they
-  // were when the factory ran.
-  function getTag(value) {
-    let o = value;
-    for (let guard = 0; guard < 10000 && o !== null; guard++) {
-      const builtin = BuiltinTagsGet(builtinTags, o);
+  // were when the factory ran; chain is protoChain(value).
+  function getTag(value, chain) {
+    for (let level = -1; level < chain.length; level++) {
+      const o = level < 0 ? value : chain[level];
+      const builtin = MapPrototypeGet(builtinTags, o);
       if (builtin === null) return typedArrayTag(value);
       if (builtin !== undefined) {
         if (builtin !== kNoTag) return builtin;
-      } else {
+      } else if (ObjectPrototypeHasOwnProperty(o, SymbolToStringTag)) {
         const d = ObjectGetOwnPropertyDescriptor(o, SymbolToStringTag);
         if (d !== undefined) {
           if ('value' in d) return d.value;
           return d.get === undefined ? undefined : ReflectApply(d.get, value, []);
         }
       }
-      o = ObjectGetPrototypeOf(o);
     }
     return undefined;
   }
@@ -1073,12 +1129,13 @@
     let keys;
     let protoProps;
     if (ctx.showHidden && (recurseTimes <= ctx.depth || ctx.depth === null)) protoProps = [];
-    const constructor = getConstructorName(value, ctx, recurseTimes, protoProps);
+    const chain = protoChain(value);
+    const constructor = getConstructorName(value, ctx, recurseTimes, protoProps, chain);
     if (protoProps !== undefined && protoProps.length === 0) protoProps = undefined;
 
     let tag;
     try {
-      tag = getTag(value);
+      tag = getTag(value, chain);
     } catch (err) {
       if (isStackOverflow(err)) throw err;
       tag = '';
@@ -1096,14 +1153,14 @@
     const isFunction = typeof value === 'function';
     const taTag = isFunction ? undefined : typedArrayTag(value);
     const isArray = !isFunction && ArrayIsArray(value);
-    const kind = isFunction || isArray || taTag !== undefined ? 'plain' : kindOf(value);
+    const kind = isFunction || isArray || taTag !== undefined ? 'plain' : kindOf(value, chain);
 
     if (SymbolIterator in value || constructor === null) {
       noIterator = false;
       if (isArray) {
         const prefix = (constructor !== 'Array' || tag !== '') ?
           getPrefix(constructor, tag, 'Array', ('(' + value.length + ')')) : '';
-        keys = getOwnNonIndexProperties(value, ctx.showHidden);
+        keys = getOwnNonIndexProperties(value, value.length, ctx.showHidden);
         braces = [('' + prefix + '['), ']'];
         if (value.length === 0 && keys.length === 0 && protoProps === undefined) return ('' + braces[0] + ']');
         extrasType = kArrayExtrasType;
@@ -1123,9 +1180,9 @@
         if (size === 0 && keys.length === 0 && protoProps === undefined) return ('' + prefix + '{}');
         braces = [('' + prefix + '{'), '}'];
       } else if (taTag !== undefined) {
-        keys = getOwnNonIndexProperties(value, ctx.showHidden);
-        const fallback = constructor === null ? taTag : '';
         const size = TypedArrayPrototypeGetLength(value);
+        keys = getOwnNonIndexProperties(value, size, ctx.showHidden);
+        const fallback = constructor === null ? taTag : '';
         const prefix = getPrefix(constructor, tag, fallback, ('(' + size + ')'));
         braces = [('' + prefix + '['), ']'];
         if (size === 0 && keys.length === 0 && !ctx.showHidden) return ('' + braces[0] + ']');
@@ -1147,7 +1204,7 @@
       keys = getKeys(value, ctx.showHidden);
       braces = ['{', '}'];
       if (isFunction) {
-        base = getFunctionBase(value, constructor, tag);
+        base = getFunctionBase(value, constructor, tag, chain);
         if (keys.length === 0 && protoProps === undefined) return ctx.stylize(base, 'special');
       } else if (constructor === 'Object') {
         if (isArgumentsObject(value)) {
@@ -1169,7 +1226,7 @@
         const prefix = getPrefix(constructor, tag, 'Date');
         if (prefix !== 'Date ') base = ('' + prefix + base);
         if (keys.length === 0 && protoProps === undefined) return ctx.stylize(base, 'date');
-      } else if (isError(value)) {
+      } else if (isError(value, chain)) {
         base = formatError(value, constructor, tag, ctx, keys);
         if (keys.length === 0 && protoProps === undefined) return base;
       } else if (kind === 'arraybuffer' || kind === 'sharedarraybuffer') {
@@ -1363,7 +1420,7 @@
     return c === 32 || c === 123 || c === 9 || c === 10 || c === 13 || c === 47;
   }
 
-  function getFunctionBase(value, constructor, tag) {
+  function getFunctionBase(value, constructor, tag, chain) {
     let source = '';
     try {
       source = FunctionPrototypeToString(value);
@@ -1371,7 +1428,7 @@
       source = '';
     }
     if (isClassSource(source)) return getClassBase(value, constructor, tag);
-    const fkind = functionKind(value);
+    const fkind = functionKind(chain);
     let type = 'Function';
     if (fkind === 'generator' || fkind === 'asyncgenerator') type = ('Generator' + type);
     if (fkind === 'async' || fkind === 'asyncgenerator') type = ('Async' + type);
@@ -1467,7 +1524,7 @@
     } catch {
       cause = undefined;
     }
-    if (cause != null && isError(cause)) {
+    if (cause !== null && (typeof cause === 'object' || typeof cause === 'function') && isError(cause, protoChain(cause))) {
       const causeStack = getStackString(cause);
       const causeStackStart = StringPrototypeIndexOf(causeStack, '\n    at');
       if (causeStackStart !== -1) {
@@ -1577,11 +1634,18 @@
 
   const remainingText = (remaining) => ('... ' + remaining + ' more item' + (remaining > 1 ? 's' : ''));
 
+  // formatSpecialArray goes on from index i, the first hole, through the
+  // own enumerable keys (for-in lists them in order without building them
+  // all, and stops early).
   function formatSpecialArray(ctx, value, recurseTimes, maxLength, output, i) {
-    const keys = ObjectKeys(value);
     let index = i;
-    for (; i < keys.length && output.length < maxLength; i++) {
-      const key = keys[i];
+    let skip = i;
+    for (const key in value) {
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      if (output.length >= maxLength || !ObjectPrototypeHasOwnProperty(value, key)) break;
       const tmp = +key;
       if (tmp > 2 ** 32 - 2) break;
       if (('' + index) !== key) {
@@ -2378,7 +2442,7 @@
   }
 
   function tableText(tabularData, properties) {
-    const kind = ArrayIsArray(tabularData) ? 'plain' : kindOf(tabularData);
+    const kind = ArrayIsArray(tabularData) ? 'plain' : kindOf(tabularData, protoChain(tabularData));
     if (kind === 'map') {
       const keys = [];
       const values = [];
@@ -2512,9 +2576,13 @@
     let out;
     if (ArrayIsArray(value)) {
       if (ObjectGetPrototypeOf(value) !== ArrayPrototype) return kNotJSON;
-      const keys = ReflectOwnKeys(value);
       const length = value.length;
-      if (keys.length !== length + 1) return kNotJSON; // holes or extra properties
+      // Holes are found below; other own keys (past kMaxKeyScan only
+      // symbols) make it more than a list.
+      if (length <= kMaxKeyScan ? ReflectOwnKeys(value).length !== length + 1 :
+        ObjectGetOwnPropertySymbols(value).length !== 0) {
+        return kNotJSON;
+      }
       out = '[';
       for (let i = 0; i < length; i++) {
         if (!ObjectPrototypeHasOwnProperty(value, i)) return kNotJSON;
@@ -2524,10 +2592,10 @@
       }
       out += ']';
     } else {
-      if (!isPlainPrototype(ObjectGetPrototypeOf(value)) || typedArrayTag(value) !== undefined ||
-          kindOf(value) !== 'plain' || isError(value)) {
-        return kNotJSON;
-      }
+      const proto = ObjectGetPrototypeOf(value);
+      if (!isPlainPrototype(proto) || typedArrayTag(value) !== undefined) return kNotJSON;
+      const chain = proto === null ? [] : [proto];
+      if (kindOf(value, chain) !== 'plain' || isError(value, chain)) return kNotJSON;
       const symbols = ObjectGetOwnPropertySymbols(value);
       for (let i = 0; i < symbols.length; i++) {
         if (ObjectPrototypePropertyIsEnumerable(value, symbols[i])) return kNotJSON;
@@ -2615,7 +2683,8 @@
       for (let i = 0; i < length; i++) push(items, value[i]);
       return convertArrayItems(items, stack);
     }
-    const kind = kindOf(value);
+    const chain = protoChain(value);
+    const kind = kindOf(value, chain);
     if (kind === 'map') {
       const keys = [];
       const values = [];
@@ -2669,7 +2738,7 @@
       return NumberIsNaN(time) ? 'null' : JSONStringify(DatePrototypeToISOString(value));
     }
     const keys = ObjectKeys(value);
-    if (isError(value)) {
+    if (isError(value, chain)) {
       const members = [];
       const fields = ['name', 'message'];
       for (let i = 0; i < fields.length; i++) {
@@ -2689,7 +2758,13 @@
     return '{' + join(convertProperties(value, keys, stack, []), ',') + '}';
   }
 
-  function returnValue(v) {
+  // returnValue renders the run's return value (DESIGN.md, "What the model
+  // sees"): ['json', JSON] for plain data, else ['text', Node's inspect
+  // without elision, the value converted to JSON]. Items and characters past
+  // what limitBytes (the caller's cut, 1 MiB by default) could show are
+  // still elided, so that a huge Set or string costs no more than its
+  // visible part.
+  function returnValue(v, limitBytes) {
     let json = kNotJSON;
     try {
       json = strictJSON(v, '', []);
@@ -2697,7 +2772,14 @@
       json = kNotJSON;
     }
     if (json !== kNotJSON) return ['json', json];
-    const text = inspect(v, { __proto__: null, depth: Infinity, maxArrayLength: Infinity, maxStringLength: Infinity });
+    const limit = typeof limitBytes === 'number' && limitBytes > 0 ? limitBytes : 1 << 20;
+    const text = inspect(v, {
+      __proto__: null,
+      depth: Infinity,
+      // Every item takes at least three bytes ("1, "); every character one.
+      maxArrayLength: MathCeil(limit / 3) + 1,
+      maxStringLength: limit + 1,
+    });
     let converted;
     try {
       converted = convertJSON(v, '', []);
