@@ -265,3 +265,64 @@ func BenchmarkInspect(b *testing.B) {
 		})
 	}
 }
+
+// TestInspect_hostile holds what Node cannot be asked about: values whose
+// every operation throws, structures deeper than the stack, huge arrays,
+// and what the guest cannot see (an iterator's items). Printing them never
+// throws and stays within the run's memory.
+func TestInspect_hostile(t *testing.T) {
+	h := inspectHost(t)
+	prelude := "globalThis.__out = [];\nglobalThis.__lib = (" + inspectSource(t) + ")({ write(s) { __out.push(s); }, now() { return 0; }, frames() { return ''; } });\n"
+	for _, c := range []struct {
+		name, code string
+		want       []string // lines printed, in order
+	}{
+		{"revoked proxy", "const { proxy, revoke } = Proxy.revocable({}, {}); revoke(); console.log(proxy, [proxy]); console.log(lib.returnValue(proxy)[1]);",
+			[]string{"<Revoked Proxy> [ <Revoked Proxy> ]", "<Revoked Proxy>"}},
+		{"throwing traps", `const p = new Proxy({}, { ownKeys() { throw new Error('ownKeys'); }, getPrototypeOf() { throw new Error('proto'); },
+			get() { throw new Error('get'); }, has() { throw new Error('has'); }, getOwnPropertyDescriptor() { throw new Error('gopd'); } });
+			console.log(p, { p }); console.log('%s|%d|%i|%f|%j|%o|%O', p, p, p, p, p, p, p); console.table(p); console.dir(p);
+			console.log(JSON.stringify(lib.returnValue(p)));`,
+			[]string{"<Inspection threw (get)> { p: <Inspection threw (get)> }",
+				"<Inspection threw (get)>|NaN|NaN|NaN|<Inspection threw (get)>|<Inspection threw (get)>|<Inspection threw (get)>",
+				"<Inspection threw (proto)>", "<Inspection threw (proto)>", `["text","<Inspection threw (get)>","null"]`}},
+		{"throwing custom inspect", "console.log({ [Symbol.for('nodejs.util.inspect.custom')]() { throw new Error('custom'); } });",
+			[]string{"<Inspection threw (custom)>"}},
+		{"throwing toString", "console.log('%s', { toString() { throw new Error('ts'); } }); console.log('%d', { valueOf() { throw new Error('v'); } });",
+			[]string{"<Inspection threw (ts)>", "NaN"}},
+		{"symbol labels", "console.assert(false, Symbol('x')); console.count(Symbol('c')); console.time(Symbol('t')); console.timeEnd(Symbol('t'));",
+			[]string{"Assertion failed: Symbol(x)", "Symbol(c): 1", "Symbol(t): 0ms"}},
+		{"deeper than the stack", `let deep = {}; for (let i = 0; i < 100000; i++) deep = { a: deep };
+			const s = lib.inspect(deep, { depth: Infinity }); console.log(s.includes('Maximum call stack size exceeded'));
+			const rv = lib.returnValue(deep); console.log(rv[0], rv[1].includes('Maximum call stack size exceeded'), rv[2]);
+			let arr = []; for (let i = 0; i < 100000; i++) arr = [arr]; console.log(lib.returnValue(arr)[0]);`,
+			[]string{"true", "text true null", "text"}},
+		{"huge arrays", `const big = new Array(1e6).fill(1); big.extra = 1; console.log(lib.inspect(big).length);
+			delete big[5]; console.log(lib.inspect(big).split('\n')[2]);
+			console.log(lib.inspect(new Uint8Array(1e7)).length);`,
+			[]string{"345", "  <1 empty item>, 1, 1, 1, 1,", "367"}},
+		{"iterators", "const m = new Map([['a', 1]]); console.log(m.entries(), m.keys(), new Set([1]).values()); console.log([...m.entries()]);",
+			[]string{"[Map Iterator] { <items unknown> } [Map Iterator] { <items unknown> } [Set Iterator] { <items unknown> }", "[ [ 'a', 1 ] ]"}},
+		{"promise without promiseState", "console.log(Promise.resolve(1));",
+			[]string{"Promise { <unknown> }"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			src := "const lib = __lib, console = lib.console;\n" + c.code + "\nreturn JSON.stringify(__out);"
+			out := h.Run(context.Background(), Program{Prelude: prelude, Source: src})
+			if out.Kind != KindOK {
+				t.Fatalf("%s: %s\n%s", out.Kind, out.Message, out.Stack)
+			}
+			var s string
+			if err := json.Unmarshal(out.ReturnValue, &s); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			if err := json.Unmarshal([]byte(s), &got); err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("printed:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+		})
+	}
+}

@@ -1266,6 +1266,14 @@ t('error message in custom stack', async (console, util, h) => {
   e.stack = 'prefix at\n    at f (program.js:1:1)';
   console.log(g.message, e);
 });
+t('error showHidden', async (console, util, h) => {
+  const e = h.err(new Error('hidden', { cause: 'c' }), '    at f (program.js:1:1)');
+  console.log(util.inspect(e, { showHidden: true }));
+  console.log(util.format('%o', h.err(new TypeError('t'))));
+  const s = new Error('own');
+  s.stack = 'Error: own\n    at g (program.js:2:2)';
+  console.log(util.inspect(s, { showHidden: true }));
+});
 t('errors deep nesting', async (console, util, h) => {
   const e = h.err(new Error('deep'), '    at f (program.js:1:1)');
   console.log({ a: { b: { c: e } } });

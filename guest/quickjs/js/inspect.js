@@ -1150,6 +1150,7 @@
     let braces;
     let noIterator = true;
     let extrasType = kObjectType;
+    let stackDesc;
     const isFunction = typeof value === 'function';
     const taTag = isFunction ? undefined : typedArrayTag(value);
     const isArray = !isFunction && ArrayIsArray(value);
@@ -1228,6 +1229,7 @@
         if (keys.length === 0 && protoProps === undefined) return ctx.stylize(base, 'date');
       } else if (isError(value, chain)) {
         base = formatError(value, constructor, tag, ctx, keys);
+        if (ctx.showHidden) stackDesc = hiddenStack(value, keys);
         if (keys.length === 0 && protoProps === undefined) return base;
       } else if (kind === 'arraybuffer' || kind === 'sharedarraybuffer') {
         const arrayType = kind === 'arraybuffer' ? 'ArrayBuffer' : 'SharedArrayBuffer';
@@ -1276,7 +1278,8 @@
     try {
       output = formatter(ctx, value, recurseTimes, kind);
       for (let i = 0; i < keys.length; i++) {
-        push(output, formatProperty(ctx, value, recurseTimes, keys[i], extrasType));
+        push(output, formatProperty(ctx, value, recurseTimes, keys[i], extrasType,
+          keys[i] === 'stack' ? stackDesc : undefined));
       }
       if (protoProps !== undefined) {
         for (let i = 0; i < protoProps.length; i++) push(output, protoProps[i]);
@@ -1589,6 +1592,21 @@
         }
       }
     }
+  }
+
+  // hiddenStack puts an error's own stack first among its keys, where V8
+  // has it, and returns its descriptor with the stack as V8 would hold it.
+  function hiddenStack(err, keys) {
+    const index = indexOfValue(keys, 'stack');
+    if (index === -1) return undefined;
+    spliceOne(keys, index);
+    unshift(keys, ['stack']);
+    const desc = ObjectGetOwnPropertyDescriptor(err, 'stack');
+    if (desc === undefined || !('value' in desc) || typeof desc.value !== 'string' ||
+        !(desc.value === '' || StringPrototypeStartsWith(desc.value, '    at '))) {
+      return desc;
+    }
+    return { __proto__: null, value: getStackString(err), enumerable: desc.enumerable };
   }
 
   function formatError(err, constructor, tag, ctx, keys) {
