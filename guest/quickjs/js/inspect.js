@@ -499,7 +499,7 @@
             continue;
           }
         }
-        result += ('' + (StringPrototypeSlice(str, last, i)) + '\\u' + (NumberPrototypeToString(point, 16)));
+        result += ((StringPrototypeSlice(str, last, i)) + '\\u' + (NumberPrototypeToString(point, 16)));
         last = i + 1;
       }
     }
@@ -552,9 +552,9 @@
     let result = '';
     let i = 0;
     for (; i < integerString.length - 3; i += 3) {
-      result += ('' + (StringPrototypeSlice(integerString, i, i + 3)) + '_');
+      result += ((StringPrototypeSlice(integerString, i, i + 3)) + '_');
     }
-    return i === 0 ? integerString : ('' + result + (StringPrototypeSlice(integerString, i)));
+    return i === 0 ? integerString : (result + (StringPrototypeSlice(integerString, i)));
   }
   function formatNumber(fn, number, numericSeparator) {
     if (!numericSeparator) {
@@ -571,12 +571,12 @@
     const decimalIndex = StringPrototypeIndexOf(numberString, '.');
     const integerPart = StringPrototypeSlice(numberString, 0, decimalIndex);
     const fractionalPart = StringPrototypeSlice(numberString, decimalIndex + 1);
-    return fn(('' + (addNumericSeparator(integerPart)) + '.' + (addNumericSeparatorEnd(fractionalPart))), 'number');
+    return fn(((addNumericSeparator(integerPart)) + '.' + (addNumericSeparatorEnd(fractionalPart))), 'number');
   }
   function formatBigInt(fn, bigint, numericSeparator) {
     const string = ('' + bigint);
-    if (!numericSeparator) return fn(('' + string + 'n'), 'bigint');
-    return fn(('' + (addNumericSeparator(string)) + 'n'), 'bigint');
+    if (!numericSeparator) return fn((string + 'n'), 'bigint');
+    return fn(((addNumericSeparator(string)) + 'n'), 'bigint');
   }
 
   // splitLines cuts str after every "\n".
@@ -839,8 +839,8 @@
       if (tag !== '' && fallback !== tag) return ('[' + fallback + size + ': null prototype] [' + tag + '] ');
       return ('[' + fallback + size + ': null prototype] ');
     }
-    if (tag !== '' && constructor !== tag) return ('' + constructor + size + ' [' + tag + '] ');
-    return ('' + constructor + size + ' ');
+    if (tag !== '' && constructor !== tag) return (constructor + size + ' [' + tag + '] ');
+    return (constructor + size + ' ');
   }
 
   function getKeys(value, showHidden) {
@@ -1162,8 +1162,8 @@
         const prefix = (constructor !== 'Array' || tag !== '') ?
           getPrefix(constructor, tag, 'Array', ('(' + value.length + ')')) : '';
         keys = getOwnNonIndexProperties(value, value.length, ctx.showHidden);
-        braces = [('' + prefix + '['), ']'];
-        if (value.length === 0 && keys.length === 0 && protoProps === undefined) return ('' + braces[0] + ']');
+        braces = [(prefix + '['), ']'];
+        if (value.length === 0 && keys.length === 0 && protoProps === undefined) return (braces[0] + ']');
         extrasType = kArrayExtrasType;
         formatter = formatArray;
       } else if (kind === 'set') {
@@ -1171,22 +1171,22 @@
         const prefix = getPrefix(constructor, tag, 'Set', ('(' + size + ')'));
         keys = getKeys(value, ctx.showHidden);
         formatter = formatSet;
-        if (size === 0 && keys.length === 0 && protoProps === undefined) return ('' + prefix + '{}');
-        braces = [('' + prefix + '{'), '}'];
+        if (size === 0 && keys.length === 0 && protoProps === undefined) return (prefix + '{}');
+        braces = [(prefix + '{'), '}'];
       } else if (kind === 'map') {
         const size = MapPrototypeGetSize(value);
         const prefix = getPrefix(constructor, tag, 'Map', ('(' + size + ')'));
         keys = getKeys(value, ctx.showHidden);
         formatter = formatMap;
-        if (size === 0 && keys.length === 0 && protoProps === undefined) return ('' + prefix + '{}');
-        braces = [('' + prefix + '{'), '}'];
+        if (size === 0 && keys.length === 0 && protoProps === undefined) return (prefix + '{}');
+        braces = [(prefix + '{'), '}'];
       } else if (taTag !== undefined) {
         const size = TypedArrayPrototypeGetLength(value);
         keys = getOwnNonIndexProperties(value, size, ctx.showHidden);
         const fallback = constructor === null ? taTag : '';
         const prefix = getPrefix(constructor, tag, fallback, ('(' + size + ')'));
-        braces = [('' + prefix + '['), ']'];
-        if (size === 0 && keys.length === 0 && !ctx.showHidden) return ('' + braces[0] + ']');
+        braces = [(prefix + '['), ']'];
+        if (size === 0 && keys.length === 0 && !ctx.showHidden) return (braces[0] + ']');
         formatter = formatTypedArray;
         extrasType = kArrayExtrasType;
       } else if (kind === 'mapiterator') {
@@ -1211,13 +1211,13 @@
         if (isArgumentsObject(value)) {
           braces[0] = '[Arguments] {';
         } else if (tag !== '') {
-          braces[0] = ('' + (getPrefix(constructor, tag, 'Object')) + '{');
+          braces[0] = ((getPrefix(constructor, tag, 'Object')) + '{');
         }
-        if (keys.length === 0 && protoProps === undefined) return ('' + braces[0] + '}');
+        if (keys.length === 0 && protoProps === undefined) return (braces[0] + '}');
       } else if (kind === 'regexp') {
         base = regExpToString(value);
         const prefix = getPrefix(constructor, tag, 'RegExp');
-        if (prefix !== 'RegExp ') base = ('' + prefix + base);
+        if (prefix !== 'RegExp ') base = (prefix + base);
         if ((keys.length === 0 && protoProps === undefined) || (recurseTimes > ctx.depth && ctx.depth !== null)) {
           return ctx.stylize(base, 'regexp');
         }
@@ -1225,7 +1225,7 @@
         const time = DatePrototypeGetTime(value);
         base = NumberIsNaN(time) ? 'Invalid Date' : DatePrototypeToISOString(value);
         const prefix = getPrefix(constructor, tag, 'Date');
-        if (prefix !== 'Date ') base = ('' + prefix + base);
+        if (prefix !== 'Date ') base = (prefix + base);
         if (keys.length === 0 && protoProps === undefined) return ctx.stylize(base, 'date');
       } else if (isError(value, chain)) {
         base = formatError(value, constructor, tag, ctx, keys);
@@ -1239,28 +1239,28 @@
         } else if (keys.length === 0 && protoProps === undefined) {
           const byteLength = kind === 'arraybuffer' ? ArrayBufferPrototypeGetByteLength(value) :
             SharedArrayBufferPrototypeGetByteLength(value);
-          return ('' + prefix + '{ byteLength: ' + (formatNumber(ctx.stylize, byteLength, false)) + ' }');
+          return (prefix + '{ byteLength: ' + (formatNumber(ctx.stylize, byteLength, false)) + ' }');
         }
-        braces[0] = ('' + prefix + '{');
+        braces[0] = (prefix + '{');
         unshift(keys, ['byteLength']);
       } else if (kind === 'dataview') {
-        braces[0] = ('' + (getPrefix(constructor, tag, 'DataView')) + '{');
+        braces[0] = ((getPrefix(constructor, tag, 'DataView')) + '{');
         unshift(keys, ['byteLength', 'byteOffset', 'buffer']);
       } else if (kind === 'promise') {
-        braces[0] = ('' + (getPrefix(constructor, tag, 'Promise')) + '{');
+        braces[0] = ((getPrefix(constructor, tag, 'Promise')) + '{');
         formatter = formatPromise;
       } else if (kind === 'weakset') {
-        braces[0] = ('' + (getPrefix(constructor, tag, 'WeakSet')) + '{');
+        braces[0] = ((getPrefix(constructor, tag, 'WeakSet')) + '{');
         formatter = formatWeakCollection;
       } else if (kind === 'weakmap') {
-        braces[0] = ('' + (getPrefix(constructor, tag, 'WeakMap')) + '{');
+        braces[0] = ((getPrefix(constructor, tag, 'WeakMap')) + '{');
         formatter = formatWeakCollection;
       } else if (kind === 'number' || kind === 'string' || kind === 'boolean' || kind === 'bigint' || kind === 'symbol') {
         base = getBoxedBase(value, ctx, keys, constructor, tag, kind);
         if (keys.length === 0 && protoProps === undefined) return base;
       } else {
-        if (keys.length === 0 && protoProps === undefined) return ('' + (getCtxStyle(value, constructor, tag)) + '{}');
-        braces[0] = ('' + (getCtxStyle(value, constructor, tag)) + '{');
+        if (keys.length === 0 && protoProps === undefined) return ((getCtxStyle(value, constructor, tag)) + '{}');
+        braces[0] = ((getCtxStyle(value, constructor, tag)) + '{');
       }
     }
 
@@ -1297,9 +1297,9 @@
       if (index !== undefined) {
         const reference = ctx.stylize(('<ref *' + index + '>'), 'special');
         if (ctx.compact !== true) {
-          base = base === '' ? reference : ('' + reference + ' ' + base);
+          base = base === '' ? reference : (reference + ' ' + base);
         } else {
-          braces[0] = ('' + reference + ' ' + braces[0]);
+          braces[0] = (reference + ' ' + braces[0]);
         }
       }
     }
@@ -1354,9 +1354,9 @@
   }
 
   function getIteratorBraces(type, tag) {
-    if (tag !== ('' + type + ' Iterator')) {
+    if (tag !== (type + ' Iterator')) {
       if (tag !== '') tag += '] [';
-      tag += ('' + type + ' Iterator');
+      tag += (type + ' Iterator');
     }
     return [('[' + tag + '] {'), '}'];
   }
@@ -1487,7 +1487,7 @@
       } catch {
         frames = '';
       }
-      return frames === '' ? header : ('' + header + '\n' + frames);
+      return frames === '' ? header : (header + '\n' + frames);
     }
     if (stack) {
       try {
@@ -1564,12 +1564,12 @@
       if (name !== prefix) {
         if (StringPrototypeIncludes(prefix, name)) {
           if (len === 0) {
-            stack = ('' + prefix + ': ' + stack);
+            stack = (prefix + ': ' + stack);
           } else {
-            stack = ('' + prefix + (StringPrototypeSlice(stack, len)));
+            stack = (prefix + (StringPrototypeSlice(stack, len)));
           }
         } else {
-          stack = ('' + prefix + ' [' + name + ']' + (StringPrototypeSlice(stack, len)));
+          stack = (prefix + ' [' + name + ']' + (StringPrototypeSlice(stack, len)));
         }
       }
     }
@@ -1720,7 +1720,7 @@
     }
     const remaining = length - ctx.maxArrayLength;
     if (remaining > 0) str += (' ... ' + remaining + ' more byte' + (remaining > 1 ? 's' : ''));
-    return [('' + (ctx.stylize('[Uint8Contents]', 'special')) + ': <' + str + '>')];
+    return [((ctx.stylize('[Uint8Contents]', 'special')) + ': <' + str + '>')];
   }
 
   function formatTypedArray(ctx, value, recurseTimes) {
@@ -1783,7 +1783,7 @@
       const r = MapIteratorNext(it);
       if (r.done) break;
       const entry = r.value;
-      push(output, ('' + (formatValue(ctx, entry[0], recurseTimes)) + ' => ' + (formatValue(ctx, entry[1], recurseTimes))));
+      push(output, ((formatValue(ctx, entry[0], recurseTimes)) + ' => ' + (formatValue(ctx, entry[1], recurseTimes))));
     }
     if (remaining > 0) push(output, remainingText(remaining));
     ctx.indentationLvl -= 2;
@@ -1812,7 +1812,7 @@
     ctx.indentationLvl += 2;
     const str = formatValue(ctx, details[1], recurseTimes);
     ctx.indentationLvl -= 2;
-    return [state === 'rejected' ? ('' + (ctx.stylize('<rejected>', 'special')) + ' ' + str) : str];
+    return [state === 'rejected' ? ((ctx.stylize('<rejected>', 'special')) + ' ' + str) : str];
   }
 
   function formatProperty(ctx, value, recurseTimes, key, type, desc, original = value) {
@@ -1840,19 +1840,19 @@
             const tmp = ReflectApply(desc.get, original, []);
             ctx.indentationLvl += 2;
             if (tmp === null) {
-              str = ('' + (s(('[' + label + ':'), sp)) + ' ' + (s('null', 'null')) + (s(']', sp)));
+              str = ((s(('[' + label + ':'), sp)) + ' ' + (s('null', 'null')) + (s(']', sp)));
             } else if (typeof tmp === 'object') {
-              str = ('' + (s(('[' + label + ']'), sp)) + ' ' + (formatValue(ctx, tmp, recurseTimes)));
+              str = ((s(('[' + label + ']'), sp)) + ' ' + (formatValue(ctx, tmp, recurseTimes)));
             } else {
               const primitive = formatPrimitive(s, tmp, ctx);
-              str = ('' + (s(('[' + label + ':'), sp)) + ' ' + primitive + (s(']', sp)));
+              str = ((s(('[' + label + ':'), sp)) + ' ' + primitive + (s(']', sp)));
             }
             ctx.indentationLvl -= 2;
           } catch (err) {
             if (isStackOverflow(err)) throw err;
             ctx.indentationLvl = indentationLvl;
             const message = ('<Inspection threw (' + (errorMessage(err)) + ')>');
-            str = ('' + (s(('[' + label + ':'), sp)) + ' ' + message + (s(']', sp)));
+            str = ((s(('[' + label + ':'), sp)) + ' ' + message + (s(']', sp)));
           }
         } else {
           str = ctx.stylize(('[' + label + ']'), sp);
@@ -1880,7 +1880,7 @@
     } else {
       name = ctx.stylize(strEscape(('' + key)), 'string');
     }
-    return ('' + name + ':' + extra + str);
+    return (name + ':' + extra + str);
   }
 
   // ---- layout ----
@@ -1942,7 +1942,7 @@
         let j = i;
         for (; j < max - 1; j++) {
           const padding = maxLineLength[j - i] + output[j].length - dataLen[j];
-          str += padNumbers ? padStart(('' + output[j] + ', '), padding) : padEnd(('' + output[j] + ', '), padding);
+          str += padNumbers ? padStart((output[j] + ', '), padding) : padEnd((output[j] + ', '), padding);
         }
         if (padNumbers) {
           const padding = maxLineLength[j - i] + output[j].length - dataLen[j] - separatorSpace;
@@ -1978,20 +1978,20 @@
           if (isBelowBreakLength(ctx, output, start, base)) {
             const joinedOutput = join(output, ', ');
             if (!StringPrototypeIncludes(joinedOutput, '\n')) {
-              return ('' + (base ? ('' + base + ' ') : '') + braces[0] + ' ' + joinedOutput + ' ' + braces[1]);
+              return ('' + (base ? (base + ' ') : '') + braces[0] + ' ' + joinedOutput + ' ' + braces[1]);
             }
           }
         }
       }
       const indentation = ('\n' + (spaces(ctx.indentationLvl)));
-      return ('' + (base ? ('' + base + ' ') : '') + braces[0] + indentation + '  ' + (join(output, (',' + indentation + '  '))) + indentation + braces[1]);
+      return ('' + (base ? (base + ' ') : '') + braces[0] + indentation + '  ' + (join(output, (',' + indentation + '  '))) + indentation + braces[1]);
     }
     if (isBelowBreakLength(ctx, output, 0, base)) {
-      return ('' + braces[0] + (base ? (' ' + base) : '') + ' ' + (join(output, ', ')) + ' ' + braces[1]);
+      return (braces[0] + (base ? (' ' + base) : '') + ' ' + (join(output, ', ')) + ' ' + braces[1]);
     }
     const indentation = spaces(ctx.indentationLvl);
-    const ln = base === '' && braces[0].length === 1 ? ' ' : ('' + (base ? (' ' + base) : '') + '\n' + indentation + '  ');
-    return ('' + braces[0] + ln + (join(output, (',\n' + indentation + '  '))) + ' ' + braces[1]);
+    const ln = base === '' && braces[0].length === 1 ? ' ' : ((base ? (' ' + base) : '') + '\n' + indentation + '  ');
+    return (braces[0] + ln + (join(output, (',\n' + indentation + '  '))) + ' ' + braces[1]);
   }
 
   // ---- format ----
@@ -2263,11 +2263,11 @@
     }
     if (hours !== 0 || minutes !== 0) {
       const parts = split(NumberPrototypeToFixed(seconds, 3), '.');
-      const res = hours !== 0 ? ('' + hours + ':' + (padZero(('' + minutes)))) : minutes;
-      return ('' + res + ':' + (padZero(parts[0])) + '.' + parts[1] + ' (' + (hours !== 0 ? 'h:m' : '') + 'm:ss.mmm)');
+      const res = hours !== 0 ? (hours + ':' + (padZero(('' + minutes)))) : minutes;
+      return (res + ':' + (padZero(parts[0])) + '.' + parts[1] + ' (' + (hours !== 0 ? 'h:m' : '') + 'm:ss.mmm)');
     }
-    if (seconds !== 0) return ('' + (NumberPrototypeToFixed(seconds, 3)) + 's');
-    return ('' + (NumberCtor(NumberPrototypeToFixed(ms, 3))) + 'ms');
+    if (seconds !== 0) return ((NumberPrototypeToFixed(seconds, 3)) + 's');
+    return ((NumberCtor(NumberPrototypeToFixed(ms, 3))) + 'ms');
   }
   const padZero = (s) => (s.length >= 2 ? s : ('0' + s));
 
@@ -2330,7 +2330,7 @@
       frames = '';
     }
     const header = message === '' ? 'Trace' : ('Trace: ' + message);
-    write(frames === '' ? header : ('' + header + '\n' + frames));
+    write(frames === '' ? header : (header + '\n' + frames));
   }
 
   function assert(expression, ...args) {
@@ -2345,7 +2345,7 @@
     let n = MapPrototypeGet(counts, label);
     n = n === undefined ? 1 : n + 1;
     MapPrototypeSet(counts, label, n);
-    write(safeFormat([('' + label + ': ' + n)]));
+    write(safeFormat([(label + ': ' + n)]));
   }
 
   function countReset(label = 'default') {
@@ -2418,11 +2418,11 @@
     }
     const divider = [];
     for (let i = 0; i < columnWidths.length; i++) push(divider, StringPrototypeRepeat(tableChars.middleMiddle, columnWidths[i] + 2));
-    let result = ('' + tableChars.topLeft + (join(divider, tableChars.topMiddle)) + tableChars.topRight + '\n') +
-      ('' + (renderRow(head, columnWidths)) + '\n') +
-      ('' + tableChars.leftMiddle + (join(divider, tableChars.rowMiddle)) + tableChars.rightMiddle + '\n');
-    for (let i = 0; i < rows.length; i++) result += ('' + (renderRow(rows[i], columnWidths)) + '\n');
-    result += ('' + tableChars.bottomLeft + (join(divider, tableChars.bottomMiddle)) + tableChars.bottomRight);
+    let result = (tableChars.topLeft + (join(divider, tableChars.topMiddle)) + tableChars.topRight + '\n') +
+      ((renderRow(head, columnWidths)) + '\n') +
+      (tableChars.leftMiddle + (join(divider, tableChars.rowMiddle)) + tableChars.rightMiddle + '\n');
+    for (let i = 0; i < rows.length; i++) result += ((renderRow(rows[i], columnWidths)) + '\n');
+    result += (tableChars.bottomLeft + (join(divider, tableChars.bottomMiddle)) + tableChars.bottomRight);
     return result;
   }
 
@@ -2668,7 +2668,7 @@
       if (s === undefined) s = 'null';
       out += i === 0 ? s : (',' + s);
     }
-    return ('' + out + ']');
+    return (out + ']');
   }
 
   // convertProperties appends "key":value for value's keys to members.
@@ -2724,7 +2724,7 @@
           out += ('' + (first ? '' : ',') + (JSONStringify(keys[i])) + ':' + s);
           first = false;
         }
-        return ('' + out + '}');
+        return (out + '}');
       }
       let out = '[';
       for (let i = 0; i < keys.length; i++) {
@@ -2732,9 +2732,9 @@
         let v = convertJSON(values[i], '1', stack);
         if (k === undefined) k = 'null';
         if (v === undefined) v = 'null';
-        out += ('' + (i === 0 ? '' : ',') + '[' + k + ',' + v + ']');
+        out += ((i === 0 ? '' : ',') + '[' + k + ',' + v + ']');
       }
-      return ('' + out + ']');
+      return (out + ']');
     }
     if (kind === 'set') {
       const items = [];
