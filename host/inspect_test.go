@@ -228,13 +228,19 @@ func TestInspect_node20(t *testing.T) {
 func BenchmarkInspect(b *testing.B) {
 	h := inspectHost(b)
 	src := inspectSource(b)
+	quoted, err := json.Marshal(src)
+	if err != nil {
+		b.Fatal(err)
+	}
 	prelude := "globalThis.__native = { write() {}, now() { return 0; }, frames() { return ''; }, promiseState() {} };\n" +
+		"globalThis.__src = " + string(quoted) + ";\n" +
 		"globalThis.__factory = (" + src + ");\n" +
 		"globalThis.__lib = __factory(__native);\n"
 	for _, bc := range []struct {
 		name, setup, op string
 		loops           int
 	}{
+		{"parse-and-factory", "", "(0, eval)(__src)(__native)", 10},
 		{"factory", "", "__factory(__native)", 20},
 		{"log-small-object", "const o = { id: 1, name: 'x', tags: ['a', 'b'] };", "__lib.console.log(o)", 500},
 		{"log-300-rows", "const rows = Array.from({ length: 300 }, (_, i) => ({ id: i, name: 'user' + i, active: i % 2 === 0 }));",

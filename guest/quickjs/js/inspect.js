@@ -2572,63 +2572,65 @@
     return value;
   }
 
-  function isPlainPrototype(proto) {
-    return proto === null || proto === ObjectPrototype;
+  // plainJSON is JSON.stringify(value) when value is plain data (objects
+  // and arrays of strings, finite numbers, booleans and null, toJSON
+  // applied), else kNotJSON. JSON.stringify itself walks the value (each
+  // getter and toJSON runs once); its replacer only checks what it meets.
+  function plainJSON(value) {
+    let plain = true;
+    const check = (key, v) => {
+      if (!plain) return undefined;
+      switch (typeof v) {
+        case 'string':
+        case 'boolean':
+          return v;
+        case 'number':
+          if (!NumberIsFinite(v)) plain = false;
+          return v;
+        case 'object':
+          if (v === null || isPlainData(v)) return v;
+          plain = false;
+          return undefined;
+        default:
+          plain = false;
+          return undefined;
+      }
+    };
+    let text;
+    try {
+      text = JSONStringify(value, check);
+    } catch {
+      return kNotJSON;
+    }
+    return plain && typeof text === 'string' ? text : kNotJSON;
   }
 
-  // strictJSON is JSON.stringify(value) when value is plain data (objects
-  // and arrays of strings, finite numbers, booleans and null, toJSON
-  // applied), else kNotJSON.
-  function strictJSON(value, key, stack) {
-    value = applyToJSON(value, key);
-    if (value === null) return 'null';
-    switch (typeof value) {
-      case 'string': return JSONStringify(value);
-      case 'number': return NumberIsFinite(value) ? ('' + value) : kNotJSON;
-      case 'boolean': return value ? 'true' : 'false';
-      case 'object': break;
-      default: return kNotJSON;
+  // isPlainData reports whether JSON.stringify shows all of the object v: a
+  // list without holes or other properties, or an object of the Object
+  // prototype (or none) without enumerable symbol keys.
+  function isPlainData(v) {
+    const proto = ObjectGetPrototypeOf(v);
+    if (ArrayIsArray(v)) {
+      if (proto !== ArrayPrototype) return false;
+      const length = v.length;
+      // Other own keys (past kMaxKeyScan only symbols) or holes make it
+      // more than a list.
+      if (length <= kMaxKeyScan) return ReflectOwnKeys(v).length === length + 1;
+      if (ObjectGetOwnPropertySymbols(v).length !== 0) return false;
+      for (let i = 0; i < length; i++) if (!ObjectPrototypeHasOwnProperty(v, i)) return false;
+      return true;
     }
-    if (includesValue(stack, value)) return kNotJSON;
-    push(stack, value);
-    let out;
-    if (ArrayIsArray(value)) {
-      if (ObjectGetPrototypeOf(value) !== ArrayPrototype) return kNotJSON;
-      const length = value.length;
-      // Holes are found below; other own keys (past kMaxKeyScan only
-      // symbols) make it more than a list.
-      if (length <= kMaxKeyScan ? ReflectOwnKeys(value).length !== length + 1 :
-        ObjectGetOwnPropertySymbols(value).length !== 0) {
-        return kNotJSON;
-      }
-      out = '[';
-      for (let i = 0; i < length; i++) {
-        if (!ObjectPrototypeHasOwnProperty(value, i)) return kNotJSON;
-        const s = strictJSON(value[i], ('' + i), stack);
-        if (s === kNotJSON) return kNotJSON;
-        out += i === 0 ? s : (',' + s);
-      }
-      out += ']';
-    } else {
-      const proto = ObjectGetPrototypeOf(value);
-      if (!isPlainPrototype(proto) || typedArrayTag(value) !== undefined) return kNotJSON;
-      const chain = proto === null ? [] : [proto];
-      if (kindOf(value, chain) !== 'plain' || isError(value, chain)) return kNotJSON;
-      const symbols = ObjectGetOwnPropertySymbols(value);
-      for (let i = 0; i < symbols.length; i++) {
-        if (ObjectPrototypePropertyIsEnumerable(value, symbols[i])) return kNotJSON;
-      }
-      const keys = ObjectKeys(value);
-      out = '{';
-      for (let i = 0; i < keys.length; i++) {
-        const s = strictJSON(value[keys[i]], keys[i], stack);
-        if (s === kNotJSON) return kNotJSON;
-        out += ('' + (i === 0 ? '' : ',') + (JSONStringify(keys[i])) + ':' + s);
-      }
-      out += '}';
+    if (proto === null) {
+      if (typedArrayTag(v) !== undefined || kindOf(v, []) !== 'plain') return false;
+    } else if (proto !== ObjectPrototype) {
+      return false;
     }
-    stack.length--;
-    return out;
+    if (ErrorIsError !== null && ErrorIsError(v)) return false;
+    const symbols = ObjectGetOwnPropertySymbols(v);
+    for (let i = 0; i < symbols.length; i++) {
+      if (ObjectPrototypePropertyIsEnumerable(v, symbols[i])) return false;
+    }
+    return true;
   }
 
   // convertJSON is value as JSON, converted where JSON cannot hold it: a Map
@@ -2783,12 +2785,7 @@
   // still elided, so that a huge Set or string costs no more than its
   // visible part.
   function returnValue(v, limitBytes) {
-    let json = kNotJSON;
-    try {
-      json = strictJSON(v, '', []);
-    } catch {
-      json = kNotJSON;
-    }
+    const json = plainJSON(v);
     if (json !== kNotJSON) return ['json', json];
     const limit = typeof limitBytes === 'number' && limitBytes > 0 ? limitBytes : 1 << 20;
     const text = inspect(v, {
