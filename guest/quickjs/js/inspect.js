@@ -1,20 +1,31 @@
 // inspect.js: Node 20's util.format, util.inspect and console for the ptc
 // guest (DESIGN.md, "What the model sees"). Written for QuickJS-ng from
 // what Node's lib/internal/util/inspect.js and lib/internal/console do; no
-// code of Node's is copied.
+// code of Node's is copied. testdata/inspect/cases.json (Node 20's output)
+// holds it to Node; host/inspect_test.go runs the table.
 //
-// The script evaluates to a factory. native = { write(text), now(), frames(err),
-// promiseState(p) (optional) }; the factory returns
-// { console, format, inspect, returnValue }.
+// The script evaluates to a factory, called with the natives:
+//   write(text)      one call per console call; text has no trailing
+//                    newline and may hold several lines.
+//   now()            milliseconds since the run started (console.time).
+//   frames(err)      err's stack frames as Node prints them, the program's
+//                    only ("    at f (program.js:3:5)" lines joined by
+//                    "\n"), or ''.
+//   promiseState(p)  optional: ['pending'], ['fulfilled', value] or
+//                    ['rejected', reason]; undefined when p is no promise.
+// It returns { console, format, inspect, returnValue }: console (frozen),
+// util.format, util.inspect, and returnValue(v[, limitBytes]) for the run's
+// return value.
 //
 // Every built-in it relies on is captured when the factory runs, before any
 // program: a program that replaces JSON, Object.keys, Array or String
-// methods, Map iterators or RegExp.prototype.exec changes nothing here. Only
-// the program's own data (getters, proxies, Symbol.toStringTag, constructor
-// names, [Symbol.for('nodejs.util.inspect.custom')]) shows, as in Node; no
-// value makes console.* throw. There are no template literals: QuickJS
-// compiles them to String.prototype.concat calls, which a program can
-// replace; strings are joined with +.
+// methods, Map iterators, RegExp.prototype.exec or a built-in's
+// Symbol.toStringTag changes nothing here. Only the program's own data
+// (getters, proxies, Symbol.toStringTag, constructor names,
+// [Symbol.for('nodejs.util.inspect.custom')]) shows, as in Node; no value
+// makes console.* throw. There are no template literals: QuickJS compiles
+// them to String.prototype.concat calls, which a program can replace;
+// strings are joined with +.
 (function (native) {
   'use strict';
 
@@ -33,7 +44,6 @@
   const ObjectSetPrototypeOf = Object.setPrototypeOf;
   const ObjectDefineProperty = Object.defineProperty;
   const ObjectFreeze = Object.freeze;
-  const ObjectIs = Object.is;
   const ObjectPrototypeHasOwnProperty = uncurryThis(ObjectPrototype.hasOwnProperty);
   const ObjectPrototypePropertyIsEnumerable = uncurryThis(ObjectPrototype.propertyIsEnumerable);
   const ObjectPrototypeToString = uncurryThis(ObjectPrototype.toString);
@@ -79,13 +89,11 @@
   const JSONStringify = JSON.stringify;
   const DatePrototypeGetTime = uncurryThis(Date.prototype.getTime);
   const DatePrototypeToISOString = uncurryThis(Date.prototype.toISOString);
-  const DatePrototypeToString = uncurryThis(Date.prototype.toString);
   const ErrorCtor = Error;
   const ErrorPrototypeToString = uncurryThis(Error.prototype.toString);
   const ErrorIsError = typeof Error.isError === 'function' ? Error.isError : null;
   const ErrorCaptureStackTrace = typeof Error.captureStackTrace === 'function' ? Error.captureStackTrace : null;
   const FunctionPrototypeToString = uncurryThis(FunctionPrototype.toString);
-  const FunctionPrototypeSymbolHasInstance = uncurryThis(FunctionPrototype[Symbol.hasInstance]);
   const RegExpPrototypeExec = uncurryThis(RegExp.prototype.exec);
   const getter = (proto, key) => uncurryThis(ObjectGetOwnPropertyDescriptor(proto, key).get);
   const RegExpPrototypeGetSource = getter(RegExp.prototype, 'source');
