@@ -1,0 +1,600 @@
+// The guest's Intl: the FormatJS polyfills with the CLDR data of six
+// locales, a Collator backed by the host (golang.org/x/text/collate), and
+// the toLocale* methods, made to give Node 20's output.
+//
+// bundle.go turns this module into a script whose completion value is
+// install(native); calling it runs the code below with `native` bound:
+//
+//   native.collate(a, b, locale, options) → negative, zero or positive
+//     compares two strings (host/collate.go); locale is a resolved tag
+//     such as "de" or "en-US", options the compact string built by
+//     collatorOptions below.
+//   native.timeZone (optional): the default IANA time zone; UTC if absent.
+//
+// The default locale is en-US. Locales other than en-US, en-GB, de-DE,
+// fr-FR, es-ES and ja-JP (and their languages) fall back to it.
+
+/* global native */
+
+// Import order matters: each polyfill installs itself on globalThis.Intl;
+// data.js then hooks the locale-data loaders, and the data comes last.
+import '@formatjs/intl-getcanonicallocales/polyfill-force.js';
+import '@formatjs/intl-locale/polyfill-force.js';
+import '@formatjs/intl-pluralrules/polyfill-force.js';
+import '@formatjs/intl-numberformat/polyfill-force.js';
+import '@formatjs/intl-datetimeformat/polyfill-force.js';
+import '@formatjs/intl-relativetimeformat/polyfill-force.js';
+import '@formatjs/intl-listformat/polyfill-force.js';
+import './data.js';
+
+import '@formatjs/intl-pluralrules/locale-data/en.js';
+import '@formatjs/intl-pluralrules/locale-data/de.js';
+import '@formatjs/intl-pluralrules/locale-data/fr.js';
+import '@formatjs/intl-pluralrules/locale-data/es.js';
+import '@formatjs/intl-pluralrules/locale-data/ja.js';
+import '@formatjs/intl-numberformat/locale-data/en.js';
+import '@formatjs/intl-numberformat/locale-data/en-GB.js';
+import '@formatjs/intl-numberformat/locale-data/de.js';
+import '@formatjs/intl-numberformat/locale-data/fr.js';
+import '@formatjs/intl-numberformat/locale-data/es.js';
+import '@formatjs/intl-numberformat/locale-data/ja.js';
+import '@formatjs/intl-datetimeformat/locale-data/en.js';
+import '@formatjs/intl-datetimeformat/locale-data/en-GB.js';
+import '@formatjs/intl-datetimeformat/locale-data/de.js';
+import '@formatjs/intl-datetimeformat/locale-data/fr.js';
+import '@formatjs/intl-datetimeformat/locale-data/es.js';
+import '@formatjs/intl-datetimeformat/locale-data/ja.js';
+import '@formatjs/intl-datetimeformat/add-all-tz.js';
+import '@formatjs/intl-relativetimeformat/locale-data/en.js';
+import '@formatjs/intl-relativetimeformat/locale-data/en-GB.js';
+import '@formatjs/intl-relativetimeformat/locale-data/de.js';
+import '@formatjs/intl-relativetimeformat/locale-data/fr.js';
+import '@formatjs/intl-relativetimeformat/locale-data/es.js';
+import '@formatjs/intl-relativetimeformat/locale-data/ja.js';
+import '@formatjs/intl-listformat/locale-data/en.js';
+import '@formatjs/intl-listformat/locale-data/en-GB.js';
+import '@formatjs/intl-listformat/locale-data/de.js';
+import '@formatjs/intl-listformat/locale-data/fr.js';
+import '@formatjs/intl-listformat/locale-data/es.js';
+import '@formatjs/intl-listformat/locale-data/ja.js';
+
+import { LookupSupportedLocales, ResolveLocale } from '@formatjs/intl-localematcher';
+
+const DEFAULT_LOCALE = 'en-US';
+const { NumberFormat, DateTimeFormat, PluralRules, RelativeTimeFormat, ListFormat } = Intl;
+
+// define gives a property the attributes of a built-in method.
+function define(target, name, value) {
+  Object.defineProperty(target, name, { value, writable: true, enumerable: false, configurable: true });
+}
+
+// methods copies the methods of an object literal (method shorthand makes
+// them non-constructors, as built-ins are) onto target.
+function methods(target, src) {
+  for (const name of Object.getOwnPropertyNames(src)) define(target, name, src[name]);
+}
+
+// ---- Defaults ------------------------------------------------------------
+
+for (const C of [NumberFormat, DateTimeFormat, PluralRules, RelativeTimeFormat, ListFormat]) {
+  C.__defaultLocale = DEFAULT_LOCALE;
+}
+if (typeof native.timeZone === 'string' && native.timeZone !== '') {
+  DateTimeFormat.__setDefaultTimeZone(native.timeZone);
+}
+
+Object.defineProperty(Intl, Symbol.toStringTag, { value: 'Intl', writable: false, enumerable: false, configurable: true });
+
+// ---- NumberFormat: resolvedOptions in V8's order ----------------------------
+
+const NF_ORDER = [
+  'locale', 'numberingSystem', 'style', 'currency', 'currencyDisplay', 'currencySign', 'unit', 'unitDisplay',
+  'minimumIntegerDigits', 'minimumSignificantDigits', 'maximumSignificantDigits', 'minimumFractionDigits',
+  'maximumFractionDigits', 'useGrouping', 'notation', 'compactDisplay', 'signDisplay', 'roundingMode',
+  'roundingIncrement', 'trailingZeroDisplay', 'roundingPriority',
+];
+
+function reorder(o, order) {
+  const out = {};
+  for (const k of order) if (k in o) out[k] = o[k];
+  for (const k of Object.keys(o)) if (!(k in out)) out[k] = o[k];
+  return out;
+}
+
+// FormatJS does not group the digits of a compact number beyond the
+// largest compact unit ("12345679T"); ICU does ("12,345,679T"), by the
+// number's useGrouping (min2 by default for compact notation).
+{
+  const proto = NumberFormat.prototype;
+  const resolved = proto.resolvedOptions;
+  const formatGetter = Object.getOwnPropertyDescriptor(proto, 'format').get;
+  const formatToParts = proto.formatToParts;
+  const groupSymbols = new Map();
+  const groupSymbol = (locale, nu) => {
+    const key = locale + '/' + nu;
+    let g = groupSymbols.get(key);
+    if (g === undefined) {
+      const p = formatToParts.call(new NumberFormat(locale, { numberingSystem: nu, useGrouping: 'always' }), 1000).find((x) => x.type === 'group');
+      g = p ? p.value : ',';
+      groupSymbols.set(key, g);
+    }
+    return g;
+  };
+  const fixes = new WeakMap();
+  const partsFix = (nf) => {
+    let fix = fixes.get(nf);
+    if (fix !== undefined) return fix;
+    const o = resolved.call(nf);
+    fix = null;
+    if (o.notation === 'compact' && o.useGrouping !== false) {
+      const min = o.useGrouping === 'always' ? 4 : o.useGrouping === 'min2' ? 5 : 4 + (/^es\b/.test(o.locale) ? 1 : 0);
+      fix = (parts) => {
+        const ints = parts.filter((p) => p.type === 'integer');
+        if (ints.length !== 1 || parts.some((p) => p.type === 'group') || ints[0].value.length < min) return parts;
+        const i = parts.indexOf(ints[0]);
+        const digits = ints[0].value;
+        const out = [];
+        const head = digits.length % 3 || 3;
+        out.push({ type: 'integer', value: digits.slice(0, head) });
+        for (let k = head; k < digits.length; k += 3) {
+          out.push({ type: 'group', value: groupSymbol(o.locale, o.numberingSystem) }, { type: 'integer', value: digits.slice(k, k + 3) });
+        }
+        parts.splice(i, 1, ...out);
+        return parts;
+      };
+    }
+    fixes.set(nf, fix);
+    return fix;
+  };
+  const bound = new WeakMap();
+  const makeFormat = (nf, inner) => (x) => {
+    const fix = partsFix(nf);
+    return fix === null ? inner(x) : fix(formatToParts.call(nf, x)).map((p) => p.value).join('');
+  };
+  Object.defineProperty(proto, 'format', {
+    configurable: true,
+    enumerable: false,
+    get: function format() {
+      let f = bound.get(this);
+      if (f === undefined) {
+        f = makeFormat(this, formatGetter.call(this));
+        bound.set(this, f);
+      }
+      return f;
+    },
+  });
+  methods(proto, {
+    formatToParts(x) {
+      const parts = formatToParts.call(this, x);
+      const fix = partsFix(this);
+      return fix === null ? parts : fix(parts);
+    },
+    resolvedOptions() {
+      return reorder(resolved.call(this), NF_ORDER);
+    },
+  });
+  Object.defineProperty(proto.formatToParts, 'length', { value: 1 });
+}
+
+// ---- PluralRules: resolvedOptions as V8 11 (Node 20) gives them ----------
+// The locale is the language whose rules apply ("en" for en-GB), or the
+// default when none was requested or none matched; categories are sorted
+// with "other" last; no notation or rounding options.
+
+{
+  const Base = PluralRules;
+  const resolved = Base.prototype.resolvedOptions;
+  const matched = new WeakMap();
+  // A constructor in front of FormatJS's, to learn whether a requested
+  // locale matched (FormatJS's resolvedOptions cannot tell "en-US" asked
+  // for from the default).
+  const PluralRulesV8 = function PluralRules(locales, options) {
+    if (new.target === undefined) throw new TypeError("Constructor Intl.PluralRules requires 'new'");
+    const pr = Reflect.construct(Base, [locales, options], new.target);
+    const asked = Intl.getCanonicalLocales(locales);
+    matched.set(pr, asked.length > 0 && Base.supportedLocalesOf(asked).length > 0);
+    return pr;
+  };
+  for (const k of Reflect.ownKeys(Base)) {
+    if (k !== 'name' && k !== 'length') Object.defineProperty(PluralRulesV8, k, Object.getOwnPropertyDescriptor(Base, k));
+  }
+  define(Base.prototype, 'constructor', PluralRulesV8);
+  define(Intl, 'PluralRules', PluralRulesV8);
+  methods(Base.prototype, {
+    resolvedOptions() {
+      const o = resolved.call(this);
+      const out = { locale: matched.get(this) ? o.locale.split('-')[0] : DEFAULT_LOCALE, type: o.type };
+      out.minimumIntegerDigits = o.minimumIntegerDigits;
+      const sig = o.minimumSignificantDigits !== undefined;
+      if (sig) {
+        out.minimumSignificantDigits = o.minimumSignificantDigits;
+        out.maximumSignificantDigits = o.maximumSignificantDigits;
+      }
+      if (!sig || (o.roundingPriority !== undefined && o.roundingPriority !== 'auto')) {
+        out.minimumFractionDigits = o.minimumFractionDigits;
+        out.maximumFractionDigits = o.maximumFractionDigits;
+      }
+      out.pluralCategories = [...o.pluralCategories].sort((a, b) => (a === 'other') - (b === 'other') || (a < b ? -1 : a > b ? 1 : 0));
+      return out;
+    },
+  });
+}
+
+// ---- DateTimeFormat --------------------------------------------------------
+// V8 (and so Node 20) writes U+202F NARROW NO-BREAK SPACE as a plain space
+// in format() and toLocale*String(), for compatibility with older output;
+// formatToParts and formatRange keep it. Two more corrections apply to the
+// parts: German has a stand-alone abbreviated weekday without the dot
+// ("Mi" alone, "Mi., 25." in a date) that FormatJS's data lacks, and
+// FormatJS writes a longOffset zone as a short one ("GMT-5", not
+// "GMT-05:00").
+
+const STANDALONE_WEEKDAY_SHORT = {
+  de: { 'So.': 'So', 'Mo.': 'Mo', 'Di.': 'Di', 'Mi.': 'Mi', 'Do.': 'Do', 'Fr.': 'Fr', 'Sa.': 'Sa' },
+};
+const DTF_FIELDS = ['era', 'year', 'month', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'fractionalSecondDigits', 'timeZoneName'];
+
+function longOffset(v) {
+  const m = /^(.*?)([+\-\u2212])(\d{1,2})(?::(\d{2}))?$/.exec(v);
+  return m ? `${m[1]}${m[2]}${m[3].padStart(2, '0')}:${m[4] ?? '00'}` : v;
+}
+
+{
+  const proto = DateTimeFormat.prototype;
+  const formatGetter = Object.getOwnPropertyDescriptor(proto, 'format').get;
+  const formatToParts = proto.formatToParts;
+  const resolved = proto.resolvedOptions;
+  const fixes = new WeakMap();
+  // partsFix returns the function correcting a format's parts in place, or
+  // null when it needs none.
+  const partsFix = (dtf) => {
+    let fix = fixes.get(dtf);
+    if (fix !== undefined) return fix;
+    const o = resolved.call(dtf);
+    const names = o.weekday === 'short' && !DTF_FIELDS.some((f) => o[f] !== undefined)
+      ? STANDALONE_WEEKDAY_SHORT[o.locale.split('-')[0]]
+      : undefined;
+    const offset = o.timeZoneName === 'longOffset';
+    fix = null;
+    if (names !== undefined || offset) {
+      fix = (parts) => {
+        for (const p of parts) {
+          if (names !== undefined && p.type === 'weekday' && names[p.value] !== undefined) p.value = names[p.value];
+          else if (offset && p.type === 'timeZoneName') p.value = longOffset(p.value);
+        }
+        return parts;
+      };
+    }
+    fixes.set(dtf, fix);
+    return fix;
+  };
+  const bound = new WeakMap();
+  const makeFormat = (dtf, inner) => (date) => {
+    const fix = partsFix(dtf);
+    const s = fix === null ? inner(date) : fix(formatToParts.call(dtf, date)).map((p) => p.value).join('');
+    return s.replace(/\u202f/g, ' ');
+  };
+  Object.defineProperty(proto, 'format', {
+    configurable: true,
+    enumerable: false,
+    get: function format() {
+      let f = bound.get(this);
+      if (f === undefined) {
+        f = makeFormat(this, formatGetter.call(this));
+        bound.set(this, f);
+      }
+      return f;
+    },
+  });
+  methods(proto, {
+    formatToParts(date) {
+      const parts = formatToParts.call(this, date);
+      const fix = partsFix(this);
+      return fix === null ? parts : fix(parts);
+    },
+  });
+  Object.defineProperty(proto.formatToParts, 'length', { value: 1 });
+}
+
+// ---- ListFormat: Spanish y/e and o/u -----------------------------------------
+// ICU writes "e" for "y" before a word starting with an i sound ("i", "hi"
+// not followed by a vowel a or e) and "u" for "o" before an o sound ("o",
+// "ho", "8", "11"); CLDR's patterns cannot say so, and FormatJS does not.
+
+{
+  const proto = ListFormat.prototype;
+  const formatToParts = proto.formatToParts;
+  const spanish = new WeakMap();
+  const isSpanish = (lf) => {
+    let s = spanish.get(lf);
+    if (s === undefined) {
+      s = proto.resolvedOptions.call(lf).locale.split('-')[0] === 'es';
+      spanish.set(lf, s);
+    }
+    return s;
+  };
+  const fixSpanish = (parts) => {
+    for (let i = 0; i + 1 < parts.length; i++) {
+      const p = parts[i];
+      if (p.type !== 'literal' || parts[i + 1].type !== 'element') continue;
+      const next = parts[i + 1].value;
+      if (p.value === ' y ' && /^(i|hi$|hi[^ae])/i.test(next)) p.value = ' e ';
+      else if (p.value === ' o ' && /^(o|ho|8|11$)/i.test(next)) p.value = ' u ';
+    }
+    return parts;
+  };
+  methods(proto, {
+    format(list) {
+      const parts = formatToParts.call(this, list);
+      return (isSpanish(this) ? fixSpanish(parts) : parts).map((p) => p.value).join('');
+    },
+    formatToParts(list) {
+      const parts = formatToParts.call(this, list);
+      return isSpanish(this) ? fixSpanish(parts) : parts;
+    },
+  });
+  Object.defineProperty(proto.format, 'length', { value: 1 });
+  Object.defineProperty(proto.formatToParts, 'length', { value: 1 });
+}
+
+// ---- Collator ----------------------------------------------------------------
+// ECMA-402's Intl.Collator over native.collate. The locales it resolves to
+// are those ICU has collation data under: a language, or en-US.
+
+const COLLATOR_LOCALES = ['en', 'en-US', 'de', 'fr', 'es', 'ja'];
+const COLLATOR_DATA = {};
+for (const l of COLLATOR_LOCALES) COLLATOR_DATA[l] = { kf: ['false', 'lower', 'upper'], kn: ['false', 'true'] };
+
+const collatorSlots = new WeakMap();
+
+function getOption(options, name, type, values, fallback) {
+  let v = options[name];
+  if (v === undefined) return fallback;
+  v = type === 'boolean' ? Boolean(v) : String(v);
+  if (values !== undefined && !values.includes(v)) throw new RangeError(`Value ${v} out of range for Intl.Collator options property ${name}`);
+  return v;
+}
+
+// collatorOptions is the compact options string host/collate.go reads:
+// the sensitivity's first letter (b, a, c, v), then n for numeric, U or L
+// for caseFirst upper or lower, p for ignorePunctuation, s for usage
+// search.
+function collatorOptions(s) {
+  let o = s.sensitivity[0];
+  if (s.numeric) o += 'n';
+  if (s.caseFirst === 'upper') o += 'U';
+  else if (s.caseFirst === 'lower') o += 'L';
+  if (s.ignorePunctuation) o += 'p';
+  if (s.usage === 'search') o += 's';
+  return o;
+}
+
+function Collator(locales, options) {
+  if (new.target === undefined) return new Collator(locales, options);
+  const requested = Intl.getCanonicalLocales(locales);
+  options = options === undefined ? Object.create(null) : Object(options);
+  if (options === null) throw new TypeError('Cannot convert undefined or null to object');
+  const usage = getOption(options, 'usage', 'string', ['sort', 'search'], 'sort');
+  getOption(options, 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit');
+  const collation = getOption(options, 'collation', 'string', undefined, undefined);
+  if (collation !== undefined && !/^[a-z0-9]{3,8}(-[a-z0-9]{3,8})*$/i.test(collation)) {
+    throw new RangeError(`Invalid collation: ${collation}`);
+  }
+  let numeric = getOption(options, 'numeric', 'boolean', undefined, undefined);
+  if (numeric !== undefined) numeric = String(numeric);
+  const caseFirst = getOption(options, 'caseFirst', 'string', ['upper', 'lower', 'false'], undefined);
+  const r = ResolveLocale(COLLATOR_LOCALES, requested, { localeMatcher: 'lookup', kn: numeric, kf: caseFirst }, ['kf', 'kn'], COLLATOR_DATA, () => DEFAULT_LOCALE);
+  const slots = {
+    locale: r.locale,
+    dataLocale: r.dataLocale,
+    usage,
+    sensitivity: getOption(options, 'sensitivity', 'string', ['base', 'accent', 'case', 'variant'], 'variant'),
+    ignorePunctuation: getOption(options, 'ignorePunctuation', 'boolean', undefined, false),
+    collation: 'default',
+    numeric: r.kn === 'true',
+    caseFirst: r.kf ?? 'false',
+    bound: undefined,
+  };
+  slots.options = collatorOptions(slots);
+  collatorSlots.set(this, slots);
+}
+
+function slotsOf(c, method) {
+  const s = collatorSlots.get(c);
+  if (s === undefined) throw new TypeError(`Method Intl.Collator.prototype.${method} called on incompatible receiver`);
+  return s;
+}
+
+function compareWith(s, x, y) {
+  const a = String(x);
+  const b = String(y);
+  if (a === b) return 0;
+  const r = native.collate(a, b, s.dataLocale, s.options);
+  return r < 0 ? -1 : r > 0 ? 1 : 0;
+}
+
+Object.defineProperty(Collator, 'prototype', { writable: false, enumerable: false, configurable: false });
+Object.defineProperty(Collator.prototype, Symbol.toStringTag, { value: 'Intl.Collator', writable: false, enumerable: false, configurable: true });
+Object.defineProperty(Collator.prototype, 'compare', {
+  configurable: true,
+  enumerable: false,
+  get: function compare() {
+    const s = slotsOf(this, 'compare');
+    if (s.bound === undefined) s.bound = ((st) => (x, y) => compareWith(st, x, y))(s);
+    return s.bound;
+  },
+});
+methods(Collator.prototype, {
+  resolvedOptions() {
+    const s = slotsOf(this, 'resolvedOptions');
+    return {
+      locale: s.locale,
+      usage: s.usage,
+      sensitivity: s.sensitivity,
+      ignorePunctuation: s.ignorePunctuation,
+      collation: s.collation,
+      numeric: s.numeric,
+      caseFirst: s.caseFirst,
+    };
+  },
+});
+methods(Collator, {
+  supportedLocalesOf(locales, options) {
+    if (options !== undefined) getOption(Object(options), 'localeMatcher', 'string', ['lookup', 'best fit'], 'best fit');
+    return LookupSupportedLocales(COLLATOR_LOCALES, Intl.getCanonicalLocales(locales));
+  },
+});
+Object.defineProperty(Collator.supportedLocalesOf, 'length', { value: 1 });
+define(Intl, 'Collator', Collator);
+
+// ---- toLocale* -----------------------------------------------------------------
+// As ECMA-402 defines them, with formatters cached for calls without
+// options (the common case, and the costly one to repeat).
+
+const cache = new Map();
+const CACHE_MAX = 64;
+
+function cached(kind, locales, make) {
+  if (locales !== undefined && typeof locales !== 'string') return make();
+  const key = kind + '\u0000' + (locales ?? '');
+  let f = cache.get(key);
+  if (f === undefined) {
+    f = make();
+    if (cache.size >= CACHE_MAX) cache.clear();
+    cache.set(key, f);
+  }
+  return f;
+}
+
+// toDateTimeOptions is ECMA-402's ToDateTimeOptions: the options object a
+// toLocale*String call formats with (required: date, time or any;
+// defaults: date, time or all).
+function toDateTimeOptions(options, required, defaults) {
+  options = Object.create(options === undefined ? null : Object(options));
+  let needDefaults = true;
+  if (required === 'date' || required === 'any') {
+    for (const p of ['weekday', 'year', 'month', 'day']) if (options[p] !== undefined) needDefaults = false;
+  }
+  if (required === 'time' || required === 'any') {
+    for (const p of ['dayPeriod', 'hour', 'minute', 'second', 'fractionalSecondDigits']) if (options[p] !== undefined) needDefaults = false;
+  }
+  const dateStyle = options.dateStyle;
+  const timeStyle = options.timeStyle;
+  if (dateStyle !== undefined || timeStyle !== undefined) needDefaults = false;
+  if (required === 'date' && timeStyle !== undefined) throw new TypeError('Invalid option : timeStyle');
+  if (required === 'time' && dateStyle !== undefined) throw new TypeError('Invalid option : dateStyle');
+  if (needDefaults && (defaults === 'date' || defaults === 'all')) {
+    for (const p of ['year', 'month', 'day']) options[p] = 'numeric';
+  }
+  if (needDefaults && (defaults === 'time' || defaults === 'all')) {
+    for (const p of ['hour', 'minute', 'second']) options[p] = 'numeric';
+  }
+  return options;
+}
+
+const thisTime = Date.prototype.getTime;
+const thisNumber = Number.prototype.valueOf;
+const thisBigInt = BigInt.prototype.valueOf;
+
+function dateToLocale(date, locales, options, kind, required, defaults) {
+  const t = thisTime.call(date);
+  if (Number.isNaN(t)) return 'Invalid Date';
+  const f = options === undefined
+    ? cached(kind, locales, () => new DateTimeFormat(locales, toDateTimeOptions(undefined, required, defaults)))
+    : new DateTimeFormat(locales, toDateTimeOptions(options, required, defaults));
+  return f.format(t);
+}
+
+methods(Date.prototype, {
+  toLocaleString() {
+    return dateToLocale(this, arguments[0], arguments[1], 'dt', 'any', 'all');
+  },
+  toLocaleDateString() {
+    return dateToLocale(this, arguments[0], arguments[1], 'd', 'date', 'date');
+  },
+  toLocaleTimeString() {
+    return dateToLocale(this, arguments[0], arguments[1], 't', 'time', 'time');
+  },
+});
+
+function numberToLocale(x, locales, options) {
+  const f = options === undefined ? cached('n', locales, () => new NumberFormat(locales)) : new NumberFormat(locales, options);
+  return f.format(x);
+}
+
+methods(Number.prototype, {
+  toLocaleString() {
+    return numberToLocale(thisNumber.call(this), arguments[0], arguments[1]);
+  },
+});
+methods(BigInt.prototype, {
+  toLocaleString() {
+    return numberToLocale(thisBigInt.call(this), arguments[0], arguments[1]);
+  },
+});
+
+// Array.prototype.toLocaleString passes locales and options on to each
+// element (ECMA-402); the separator is V8's ",". A cyclic array gives ""
+// where it recurs, as in V8.
+const joining = new Set();
+
+function listToLocale(list, len, locales, options) {
+  if (joining.has(list)) return '';
+  joining.add(list);
+  try {
+    let r = '';
+    for (let k = 0; k < len; k++) {
+      if (k > 0) r += ',';
+      const e = list[k];
+      if (e !== undefined && e !== null) r += String(e.toLocaleString(locales, options));
+    }
+    return r;
+  } finally {
+    joining.delete(list);
+  }
+}
+
+methods(Array.prototype, {
+  toLocaleString() {
+    const o = Object(this);
+    if (this === undefined || this === null) throw new TypeError('Array.prototype.toLocaleString called on null or undefined');
+    const len = Math.min(Math.max(Math.trunc(Number(o.length)) || 0, 0), Number.MAX_SAFE_INTEGER);
+    return listToLocale(o, len, arguments[0], arguments[1]);
+  },
+});
+
+{
+  const TypedArray = Object.getPrototypeOf(Int8Array.prototype);
+  const length = Object.getOwnPropertyDescriptor(TypedArray, 'length').get;
+  methods(TypedArray, {
+    toLocaleString() {
+      const len = length.call(this); // throws for a non-typed-array
+      return listToLocale(this, len, arguments[0], arguments[1]);
+    },
+  });
+}
+
+const defaultCollator = new Map();
+
+methods(String.prototype, {
+  localeCompare(that) {
+    if (this === undefined || this === null) throw new TypeError('String.prototype.localeCompare called on null or undefined');
+    const s = String(this);
+    const t = String(that);
+    const locales = arguments[1];
+    const options = arguments[2];
+    let c;
+    if (options === undefined && (locales === undefined || typeof locales === 'string')) {
+      const key = locales ?? '';
+      c = defaultCollator.get(key);
+      if (c === undefined) {
+        c = new Collator(locales);
+        if (defaultCollator.size >= CACHE_MAX) defaultCollator.clear();
+        defaultCollator.set(key, c);
+      }
+    } else {
+      c = new Collator(locales, options);
+    }
+    return compareWith(collatorSlots.get(c), s, t);
+  },
+});
