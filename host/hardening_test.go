@@ -279,11 +279,15 @@ func TestHost_Run_tamperingDoesNotReachTheSDK(t *testing.T) {
 			rec := &recorder{}
 			src := tamper + `
 const r = await __ptc_call("echo", {a: [1, "x", null, true], d: new Date(0), n: {m: 1.5}});
-console.log("got", r);
+console.log("got", typeof r);
 return r`
 			out := h.Run(context.Background(), host.Program{Source: src, Dispatcher: rec})
 			require.Equal(t, host.KindOK, out.Kind, out.Text())
 			require.Equal(t, []string{`{"a":[1,"x",null,true],"d":"1970-01-01T00:00:00.000Z","n":{"m":1.5}}`}, rec.args)
+			// Printing a string or a number and returning plain data are out
+			// of the program's reach too (an object printed after the
+			// program replaced built-ins is printed with them: inspect.js
+			// loads on first use).
 			if name != "Object.prototype.toJSON" { // toJSON applies to what the program prints and returns
 				require.NotContains(t, out.Text(), "hijacked")
 			}

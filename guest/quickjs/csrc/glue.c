@@ -50,6 +50,9 @@ void JS_PtcSettlePromise(JSContext *ctx, JSValueConst promise, JSValueConst valu
 static JSRuntime *rt;
 static JSContext *ctx;
 static JSValue settle_fn, describe_fn, string_fn, keep_shapes, tool_error_fn, date_json_fn;
+// Object.prototype and Array.prototype as the context made them: a return
+// value whose objects have others is not plain data.
+static JSValue object_proto, array_proto;
 static JSValue timer_next_fn, timer_fire_fn, return_value_fn, load_intl_fn;
 static int pending_calls;
 // Timers pending (live) and those of them that keep a settled run alive
@@ -196,7 +199,17 @@ static void *m_malloc(void *opaque, size_t size) {
     if (!p && size) JS_PtcOutOfMemory();
     return p;
 }
-static void m_free(void *opaque, void *ptr) { (void)opaque; free(ptr); }
+// scrub is set while ptc_init builds what the host snapshots: freed memory
+// is zeroed first, so that pages setup only used for a while are zero
+// again and not copied into every run (host/snapshot.go diffs the snapshot
+// against a new instance's memory, which is zero there).
+static int scrub;
+
+static void m_free(void *opaque, void *ptr) {
+    (void)opaque;
+    if (scrub && ptr) memset(ptr, 0, malloc_usable_size(ptr));
+    free(ptr);
+}
 static void *m_realloc(void *opaque, void *ptr, size_t size) {
     (void)opaque;
     void *p = realloc(ptr, size);
@@ -330,6 +343,12 @@ struct ser {
     const char *problem;              // set when the value is refused
     int limit;                        // the problem is a limit: no path
     char msg[96];
+    // strict is set for a return value: only plain data passes (objects
+    // with Object.prototype or null, arrays with Array.prototype, strings,
+    // finite numbers, booleans, null), toJSON applied; anything else is
+    // refused (and rendered by inspect.js instead).
+    int strict;
+    uint32_t bytes_limit, depth_limit;
 };
 
 enum { SER_OK = 0, SER_OMIT = 1, SER_FAIL = -1 };
@@ -340,8 +359,8 @@ static int ser_value(struct ser *s, JSValueConst v);
 // the byte limit.
 static int ser_over_limit(struct ser *s) {
     out_of_memory_if(s->b.error);
-    if (s->b.size <= args_bytes_limit) return 0;
-    snprintf(s->msg, sizeof s->msg, "arguments are over the %u-byte limit", args_bytes_limit);
+    if (s->b.size <= s->bytes_limit) return 0;
+    snprintf(s->msg, sizeof s->msg, "arguments are over the %u-byte limit", s->bytes_limit);
     s->problem = s->msg;
     s->limit = 1;
     return 1;
@@ -356,11 +375,23 @@ static int ser_object(struct ser *s, JSValueConst v) {
             return SER_FAIL;
         }
     }
-    if (s->depth >= (int)args_depth_limit) {
-        snprintf(s->msg, sizeof s->msg, "arguments nest deeper than the %u-level limit", args_depth_limit);
+    if (s->depth >= (int)s->depth_limit) {
+        snprintf(s->msg, sizeof s->msg, "arguments nest deeper than the %u-level limit", s->depth_limit);
         s->problem = s->msg;
         s->limit = 1;
         return SER_FAIL;
+    }
+    if (s->strict) {
+        JSValue proto = JS_GetPrototype(c, v);
+        if (JS_IsException(proto)) return SER_FAIL;
+        int array = JS_IsArray(v) > 0;
+        int plain = array ? JS_VALUE_GET_PTR(proto) == JS_VALUE_GET_PTR(array_proto)
+                          : JS_IsNull(proto) || JS_VALUE_GET_PTR(proto) == JS_VALUE_GET_PTR(object_proto);
+        JS_FreeValue(c, proto);
+        if (!plain) {
+            s->problem = "is not plain data";
+            return SER_FAIL;
+        }
     }
     int d = s->depth++;
     s->objs[d] = p;
@@ -384,6 +415,11 @@ static int ser_object(struct ser *s, JSValueConst v) {
             int er = ser_value(s, e);
             JS_FreeValue(c, e);
             if (er == SER_FAIL) {
+                r = SER_FAIL;
+                goto done;
+            }
+            if (er == SER_OMIT && s->strict) {
+                s->problem = "holds undefined, a function or a symbol";
                 r = SER_FAIL;
                 goto done;
             }
@@ -423,7 +459,10 @@ static int ser_object(struct ser *s, JSValueConst v) {
             dbuf_putc(&s->b, ':');
             int er = ser_value(s, e);
             JS_FreeValue(c, e);
-            if (er == SER_OMIT) {
+            if (er == SER_OMIT && s->strict) {
+                s->problem = "holds undefined, a function or a symbol";
+                r = SER_FAIL;
+            } else if (er == SER_OMIT) {
                 s->b.size = mark; // undefined, a function or a symbol: left out
             } else if (er == SER_FAIL) {
                 r = SER_FAIL;
@@ -462,6 +501,10 @@ static int ser_value(struct ser *s, JSValueConst v) {
         break;
     case JS_TAG_FLOAT64: {
         double d = JS_VALUE_GET_FLOAT64(v);
+        if (!isfinite(d) && s->strict) {
+            s->problem = "is not a finite number";
+            return SER_FAIL;
+        }
         if (!isfinite(d)) {
             dbuf_putstr(&s->b, "null");
             break;
@@ -480,6 +523,29 @@ static int ser_value(struct ser *s, JSValueConst v) {
     case JS_TAG_SYMBOL:
         return SER_OMIT;
     case JS_TAG_OBJECT: {
+        if (s->strict) {
+            // toJSON applies, as in JSON.stringify (the value's own code).
+            JSValue tj = JS_GetPropertyStr(c, v, "toJSON");
+            if (JS_IsException(tj)) return SER_FAIL;
+            if (JS_IsFunction(c, tj)) {
+                JSValue key = JS_NewString(c, "");
+                JSValue r = JS_Call(c, tj, v, 1, (JSValueConst *)&key);
+                JS_FreeValue(c, key);
+                JS_FreeValue(c, tj);
+                if (JS_IsException(r)) return SER_FAIL;
+                if (JS_IsObject(r) && JS_VALUE_GET_PTR(r) == JS_VALUE_GET_PTR(v)) {
+                    JS_FreeValue(c, r);
+                } else {
+                    int er = ser_value(s, r);
+                    JS_FreeValue(c, r);
+                    return er;
+                }
+            } else {
+                JS_FreeValue(c, tj);
+            }
+            if (JS_IsFunction(c, v)) return SER_OMIT;
+            return ser_object(s, v);
+        }
         JSValue prim = JS_PtcUnbox(c, v); // new Number(1), new String("a"), ...
         if (!JS_IsUninitialized(prim)) {
             int r = ser_value(s, prim);
@@ -570,6 +636,9 @@ static int serialise_args(JSContext *c, JSValueConst args, DynBuf *b, JSValue *p
     s->depth = 0;
     s->problem = NULL;
     s->limit = 0;
+    s->strict = 0;
+    s->bytes_limit = args_bytes_limit;
+    s->depth_limit = args_depth_limit;
     dbuf_init(&s->b);
     int r = ser_value(s, args);
     if (r == SER_OMIT) {
@@ -859,6 +928,36 @@ static void finish_exception(int32_t kind) {
     dbuf_free(&b);
 }
 
+// plain_json writes v as JSON into b when it is plain data (see
+// ser.strict); it returns 1 then, 0 when it is not (with nothing pending),
+// -1 with an exception pending (a getter or toJSON threw).
+static int plain_json(JSValueConst v, DynBuf *b) {
+    struct ser *s = js_malloc(ctx, sizeof *s);
+    if (!s) return -1;
+    s->c = ctx;
+    s->depth = 0;
+    s->problem = NULL;
+    s->limit = 0;
+    s->strict = 1;
+    s->bytes_limit = UINT32_MAX;
+    s->depth_limit = ARGS_MAX_DEPTH;
+    dbuf_init(&s->b);
+    int r = ser_value(s, v);
+    for (int i = 0; i < s->depth; i++)
+        if (s->keys[i]) JS_FreeCString(ctx, s->keys[i]);
+    int ret = 0;
+    if (r == SER_OK) {
+        dbuf_put(b, s->b.buf, s->b.size);
+        out_of_memory_if(b->error);
+        ret = 1;
+    } else if (r == SER_FAIL && !s->problem) {
+        ret = -1;
+    }
+    dbuf_free(&s->b);
+    js_free(ctx, s);
+    return ret;
+}
+
 // finish_ok reports the program's return value v: {} for undefined;
 // {"value": JSON} for a value JSON represents as it is (a string, plain
 // data; toJSON applied); {"text": Node's inspect, "value": JSON converted}
@@ -870,6 +969,21 @@ static void finish_ok(JSValueConst v) {
         finish_lit(KIND_OK, "{}");
         return;
     }
+    // Plain data, the common case, is written here: fast, and out of the
+    // reach of what the program replaced (JSON, Object.keys, ...).
+    DynBuf pj;
+    dbuf_init(&pj);
+    dbuf_putstr(&pj, "{\"value\":");
+    int pr = plain_json(v, &pj);
+    if (pr != 0) {
+        dbuf_putc(&pj, '}');
+        out_of_memory_if(pj.error);
+        if (pr > 0) finish_str(KIND_OK, (const char *)pj.buf, pj.size);
+        else finish_exception(KIND_EXCEPTION);
+        dbuf_free(&pj);
+        return;
+    }
+    dbuf_free(&pj);
     JSValue r = JS_Call(ctx, return_value_fn, JS_UNDEFINED, 1, &v);
     if (JS_IsException(r)) {
         finish_exception(KIND_EXCEPTION);
@@ -981,6 +1095,11 @@ static void set_native(JSValue obj, const char *name, JSCFunction *fn, int lengt
 
 static int setup(void) {
     if (new_runtime() != 0) return -1;
+    JSValue o = JS_NewObject(ctx), a = JS_NewArray(ctx);
+    object_proto = JS_GetPrototype(ctx, o);
+    array_proto = JS_GetPrototype(ctx, a);
+    JS_FreeValue(ctx, o);
+    JS_FreeValue(ctx, a);
     JSValue fn = load_script(ctx, SCRIPT_BOOTSTRAP);
     if (JS_IsException(fn)) return -1;
     JSValue native = JS_NewObject(ctx);
@@ -1060,7 +1179,10 @@ static int initialised;
 // from that snapshot; ptc_run calls it itself when it was not called.
 EXPORT("ptc_init") int32_t ptc_init(void) {
     if (initialised) return 0;
-    if (setup() != 0) return -1;
+    scrub = 1;
+    int r = setup();
+    scrub = 0;
+    if (r != 0) return -1;
     initialised = 1;
     return 0;
 }

@@ -10,7 +10,7 @@
 // serialisation, the host protocol or how values are printed.
 (function (native) {
   'use strict';
-  const { parse, stringify } = JSON;
+  const { parse } = JSON;
   const Str = String, Err = Error, Num = Number;
   const call = Function.prototype.call, apply = Reflect.apply;
   const uncurry = (f) => call.bind(f);
@@ -18,7 +18,7 @@
   const defineProperty = Object.defineProperty, freeze = Object.freeze, create = Object.create;
   const strIndexOf = uncurry(String.prototype.indexOf), strSlice = uncurry(String.prototype.slice);
   const strSplit = uncurry(String.prototype.split), exec = uncurry(RegExp.prototype.exec);
-  const MathFloor = Math.floor, MathMax = Math.max, isFinite = Number.isFinite;
+  const MathMax = Math.max;
   const global = globalThis;
 
   const hidden = (obj, name, value) =>
@@ -100,14 +100,9 @@
   }
   fixed('console', freeze(console));
   const inspect = (v) => loadPrinting().inspect(v);
-  // returnValue renders the program's return value (see finish_ok in
-  // glue.c): a string or a plain scalar here, anything else by inspect.js.
-  const returnValue = (v) => {
-    if (typeof v === 'string' || typeof v === 'boolean' || v === null || (typeof v === 'number' && isFinite(v))) {
-      return ['json', stringify(v)];
-    }
-    return loadPrinting().returnValue(v);
-  };
+  // returnValue renders a return value that is not plain data (finish_ok
+  // in glue.c writes plain data itself): a Map, a BigInt, a cycle, ...
+  const returnValue = (v) => loadPrinting().returnValue(v);
 
   // --- tool calls ---
 
@@ -368,8 +363,7 @@
     if (intlLoaded) return;
     intlLoaded = true;
     hidden(global, 'Intl', undefined);
-    const install = native.loadIntl();
-    install({ collate: native.collate });
+    native.loadIntl()({ collate: native.collate });
   };
   lazyGlobals(['Intl'], loadIntl);
   const lazy = (proto, name) => {
@@ -389,6 +383,7 @@
   lazy(Date.prototype, 'toLocaleDateString');
   lazy(Date.prototype, 'toLocaleTimeString');
   lazy(String.prototype, 'localeCompare');
+
 
   // Objects whose shapes QuickJS would otherwise build and free on every
   // subcall (promise reaction functions).
