@@ -72,7 +72,7 @@ var (
 	sigWrite      = wg.Signature{Params: []wg.ValType{wg.I32, wg.I32}, Results: []wg.ValType{wg.I32}}
 	sigI32        = wg.Signature{Results: []wg.ValType{wg.I32}}
 	sigCallStart  = wg.Signature{Params: []wg.ValType{wg.I32, wg.I32, wg.I32, wg.I32}, Results: []wg.ValType{wg.I32}}
-	sigCallWait   = wg.Signature{Results: []wg.ValType{wg.I64}}
+	sigCallWait   = wg.Signature{Params: []wg.ValType{wg.I64}, Results: []wg.ValType{wg.I64}}
 	sigCallRead   = wg.Signature{Params: []wg.ValType{wg.I32, wg.I32, wg.I32}, Results: []wg.ValType{wg.I32}}
 	sigFinish     = wg.Signature{Params: []wg.ValType{wg.I32, wg.I32, wg.I32}}
 	sigVoid       = wg.Signature{}
@@ -183,9 +183,10 @@ func callStart(b *wg.Body, name, nameLen, args, argsLen int32) *wg.Body {
 	return b.I32Const(name).I32Const(nameLen).I32Const(args).I32Const(argsLen).Call(fCallStart).Drop()
 }
 
-// wait calls call_wait and splits its result into lID and lLen.
+// wait calls call_wait (no timeout) and splits its result into lID and
+// lLen.
 func wait(b *wg.Body) *wg.Body {
-	return b.Call(fCallWait).LocalTee(lW).I64Const(32).I64ShrU().I32WrapI64().LocalSet(lID).
+	return b.I64Const(-1).Call(fCallWait).LocalTee(lW).I64Const(32).I64ShrU().I32WrapI64().LocalSet(lID).
 		LocalGet(lW).I32WrapI64().LocalSet(lLen)
 }
 
@@ -380,7 +381,7 @@ func hostileCases() []hostileCase {
 		// Fuel checks stop a loop that never calls the host.
 		{name: "stall/busy loop", spec: spec{run: body().Loop().Br(0).End().I32Const(0)},
 			limits: host.Limits{Timeout: 100 * time.Millisecond}, want: host.KindTimeout},
-		{name: "stall/call_wait loop ignoring -1", spec: spec{run: body().Loop().Call(fCallWait).Drop().Br(0).End().I32Const(0)},
+		{name: "stall/call_wait loop ignoring -1", spec: spec{run: body().Loop().I64Const(-1).Call(fCallWait).Drop().Br(0).End().I32Const(0)},
 			limits: host.Limits{Timeout: 100 * time.Millisecond}, want: host.KindTimeout},
 		{name: "memory/grow past the limit fails", spec: spec{run: finishStatic(body().I32Const(1<<14).MemoryGrow().Drop(), 0, offOKValue).I32Const(0)},
 			limits: host.Limits{MemoryBytes: 1 << 20}, want: host.KindOK},
@@ -613,6 +614,10 @@ func FuzzABI(f *testing.F) {
 			wait(startEcho(run))
 		}
 		for _, v := range args {
+			if imp == fCallWait {
+				run.I64Const(int64(int32(v))) // a timeout in ns; negative: none
+				continue
+			}
 			run.I32Const(int32(v))
 		}
 		run.Call(imp)

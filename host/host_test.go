@@ -327,8 +327,10 @@ func TestHost_Run_resultLimits(t *testing.T) {
 	require.Equal(t, host.KindOK, out.Kind, out.Text())
 	require.Equal(t, "TOOL_FAILED: tool result is 2002 bytes, over the 1000-byte limit", out.Text())
 
+	// A return value over the limit is cut; the run still succeeds.
 	out = h.Run(context.Background(), host.Program{Limits: host.Limits{ResultBytes: 1000}, Source: `return "b".repeat(5000)`})
-	require.Equal(t, host.KindOutputLimit, out.Kind)
+	require.Equal(t, host.KindOK, out.Kind, out.Text())
+	require.Equal(t, strings.Repeat("b", 1000)+"\n[return value truncated: 4000 more bytes]", out.Text())
 }
 
 func TestHost_Run_megabyteResult(t *testing.T) {

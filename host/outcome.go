@@ -3,8 +3,10 @@ package host
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/ptchost/ptc/internal/jsonindent"
 )
@@ -73,6 +75,9 @@ type Outcome struct {
 	MemoryBytes uint64
 	// Duration is the wall time of the run, instantiation included.
 	Duration time.Duration
+
+	// resultBytes bounds the rendered return value in Text.
+	resultBytes int
 }
 
 // OK reports whether the program succeeded.
@@ -117,7 +122,21 @@ func (o *Outcome) Text() string {
 	return b.String()
 }
 
+// displayValue is the return value as the model sees it, cut at the
+// run's ResultBytes (DESIGN.md: the run still succeeds).
 func (o *Outcome) displayValue() string {
+	s := o.renderValue()
+	if o.resultBytes <= 0 || len(s) <= o.resultBytes {
+		return s
+	}
+	cut := o.resultBytes
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "\n[return value truncated: " + strconv.Itoa(len(s)-cut) + " more bytes]"
+}
+
+func (o *Outcome) renderValue() string {
 	if o.ReturnText != "" {
 		return o.ReturnText
 	}

@@ -529,6 +529,7 @@ func (r *run) fillOK(out *Outcome) {
 		return
 	}
 	out.Kind = KindOK
+	out.resultBytes = r.lim.ResultBytes
 	if rv.Value != nil {
 		out.ReturnValue = json.RawMessage(wellFormed(rv.Value))
 	}
