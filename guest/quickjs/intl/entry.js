@@ -16,8 +16,10 @@
 
 /* global native */
 
-// Import order matters: each polyfill installs itself on globalThis.Intl;
-// data.js then hooks the locale-data loaders, and the data comes last.
+// Import order matters: each polyfill installs itself on globalThis.Intl,
+// and data.js then hooks the locale-data loaders. The data modules export
+// functions returning the data (bundle.go's lazyData), called on first use
+// of a language.
 import '@formatjs/intl-getcanonicallocales/polyfill-force.js';
 import '@formatjs/intl-locale/polyfill-force.js';
 import '@formatjs/intl-pluralrules/polyfill-force.js';
@@ -27,41 +29,41 @@ import '@formatjs/intl-relativetimeformat/polyfill-force.js';
 import '@formatjs/intl-listformat/polyfill-force.js';
 import './data.js';
 
-import '@formatjs/intl-pluralrules/locale-data/en.js';
-import '@formatjs/intl-pluralrules/locale-data/de.js';
-import '@formatjs/intl-pluralrules/locale-data/fr.js';
-import '@formatjs/intl-pluralrules/locale-data/es.js';
-import '@formatjs/intl-pluralrules/locale-data/ja.js';
-import '@formatjs/intl-numberformat/locale-data/en.js';
-import '@formatjs/intl-numberformat/locale-data/en-GB.js';
-import '@formatjs/intl-numberformat/locale-data/de.js';
-import '@formatjs/intl-numberformat/locale-data/fr.js';
-import '@formatjs/intl-numberformat/locale-data/es.js';
-import '@formatjs/intl-numberformat/locale-data/ja.js';
-import '@formatjs/intl-datetimeformat/locale-data/en.js';
-import '@formatjs/intl-datetimeformat/locale-data/en-GB.js';
-import '@formatjs/intl-datetimeformat/locale-data/de.js';
-import '@formatjs/intl-datetimeformat/locale-data/fr.js';
-import '@formatjs/intl-datetimeformat/locale-data/es.js';
-import '@formatjs/intl-datetimeformat/locale-data/ja.js';
-import '@formatjs/intl-datetimeformat/add-all-tz.js';
-import '@formatjs/intl-relativetimeformat/locale-data/en.js';
-import '@formatjs/intl-relativetimeformat/locale-data/en-GB.js';
-import '@formatjs/intl-relativetimeformat/locale-data/de.js';
-import '@formatjs/intl-relativetimeformat/locale-data/fr.js';
-import '@formatjs/intl-relativetimeformat/locale-data/es.js';
-import '@formatjs/intl-relativetimeformat/locale-data/ja.js';
-import '@formatjs/intl-listformat/locale-data/en.js';
-import '@formatjs/intl-listformat/locale-data/en-GB.js';
-import '@formatjs/intl-listformat/locale-data/de.js';
-import '@formatjs/intl-listformat/locale-data/fr.js';
-import '@formatjs/intl-listformat/locale-data/es.js';
-import '@formatjs/intl-listformat/locale-data/ja.js';
+import prEn from '@formatjs/intl-pluralrules/locale-data/en.js';
+import prDe from '@formatjs/intl-pluralrules/locale-data/de.js';
+import prFr from '@formatjs/intl-pluralrules/locale-data/fr.js';
+import prEs from '@formatjs/intl-pluralrules/locale-data/es.js';
+import prJa from '@formatjs/intl-pluralrules/locale-data/ja.js';
+import nfEn from '@formatjs/intl-numberformat/locale-data/en.js';
+import nfEnGB from '@formatjs/intl-numberformat/locale-data/en-GB.js';
+import nfDe from '@formatjs/intl-numberformat/locale-data/de.js';
+import nfFr from '@formatjs/intl-numberformat/locale-data/fr.js';
+import nfEs from '@formatjs/intl-numberformat/locale-data/es.js';
+import nfJa from '@formatjs/intl-numberformat/locale-data/ja.js';
+import dtfEn from '@formatjs/intl-datetimeformat/locale-data/en.js';
+import dtfEnGB from '@formatjs/intl-datetimeformat/locale-data/en-GB.js';
+import dtfDe from '@formatjs/intl-datetimeformat/locale-data/de.js';
+import dtfFr from '@formatjs/intl-datetimeformat/locale-data/fr.js';
+import dtfEs from '@formatjs/intl-datetimeformat/locale-data/es.js';
+import dtfJa from '@formatjs/intl-datetimeformat/locale-data/ja.js';
+import zones from '@formatjs/intl-datetimeformat/add-all-tz.js';
+import rtfEn from '@formatjs/intl-relativetimeformat/locale-data/en.js';
+import rtfEnGB from '@formatjs/intl-relativetimeformat/locale-data/en-GB.js';
+import rtfDe from '@formatjs/intl-relativetimeformat/locale-data/de.js';
+import rtfFr from '@formatjs/intl-relativetimeformat/locale-data/fr.js';
+import rtfEs from '@formatjs/intl-relativetimeformat/locale-data/es.js';
+import rtfJa from '@formatjs/intl-relativetimeformat/locale-data/ja.js';
+import lfEn from '@formatjs/intl-listformat/locale-data/en.js';
+import lfEnGB from '@formatjs/intl-listformat/locale-data/en-GB.js';
+import lfDe from '@formatjs/intl-listformat/locale-data/de.js';
+import lfFr from '@formatjs/intl-listformat/locale-data/fr.js';
+import lfEs from '@formatjs/intl-listformat/locale-data/es.js';
+import lfJa from '@formatjs/intl-listformat/locale-data/ja.js';
 
 import { LookupSupportedLocales, ResolveLocale } from '@formatjs/intl-localematcher';
+import { findIntervalFormat, parseDateTimeSkeleton, replaceDateTimeTokens } from '@formatjs/intl-datetimeformat/polyfill-force.js';
 
 const DEFAULT_LOCALE = 'en-US';
-const { NumberFormat, DateTimeFormat, PluralRules, RelativeTimeFormat, ListFormat } = Intl;
 
 // define gives a property the attributes of a built-in method.
 function define(target, name, value) {
@@ -74,14 +76,188 @@ function methods(target, src) {
   for (const name of Object.getOwnPropertyNames(src)) define(target, name, src[name]);
 }
 
+// ---- Locale data, loaded on first use ------------------------------------
+// A constructor (or its supportedLocalesOf) first gets the data of the
+// default locale's language and of each language requested; a request it
+// cannot read, or for a language without data, loads them all, so that
+// locale matching sees what it would with everything loaded.
+
+const Base = {
+  NumberFormat: Intl.NumberFormat,
+  DateTimeFormat: Intl.DateTimeFormat,
+  RelativeTimeFormat: Intl.RelativeTimeFormat,
+  ListFormat: Intl.ListFormat,
+};
+// By data set: en-GB stands for English outside the US (its data is what
+// locale matching picks for en-AU, en-IN, …), en for en and en-US.
+const DATA = {
+  NumberFormat: { en: nfEn, 'en-GB': nfEnGB, de: nfDe, fr: nfFr, es: nfEs, ja: nfJa },
+  DateTimeFormat: { en: dtfEn, 'en-GB': dtfEnGB, de: dtfDe, fr: dtfFr, es: dtfEs, ja: dtfJa },
+  RelativeTimeFormat: { en: rtfEn, 'en-GB': rtfEnGB, de: rtfDe, fr: rtfFr, es: rtfEs, ja: rtfJa },
+  ListFormat: { en: lfEn, 'en-GB': lfEnGB, de: lfDe, fr: lfFr, es: lfEs, ja: lfJa },
+};
+const LANGUAGES = ['en', 'de', 'fr', 'es', 'ja'];
+const DATA_SETS = ['en', 'en-GB', 'de', 'fr', 'es', 'ja'];
+const loaded = { NumberFormat: new Set(), DateTimeFormat: new Set(), RelativeTimeFormat: new Set(), ListFormat: new Set() };
+
+for (const d of [prEn, prDe, prFr, prEs, prJa]) Intl.PluralRules.__addLocaleData(d());
+
+// dataSetsOf returns the data sets a locales argument needs besides the
+// default's, or null when it cannot tell without side effects or asks for
+// a language without data.
+function dataSetsOf(locales) {
+  if (locales === undefined) return [];
+  let list;
+  if (typeof locales === 'string' || locales instanceof Intl.Locale) list = [locales];
+  else if (Array.isArray(locales)) list = locales;
+  else return null;
+  const sets = [];
+  for (const l of list) {
+    if (typeof l !== 'string' && !(l instanceof Intl.Locale)) return null;
+    const m = /^([a-z]{2,3})(?:-([a-z0-9]{2,8}))?(?:-|$)/i.exec(String(l));
+    const lang = m && m[1].toLowerCase();
+    if (!LANGUAGES.includes(lang)) return null;
+    sets.push(lang === 'en' && m[2] !== undefined && !/^us$/i.test(m[2]) ? 'en-GB' : lang);
+  }
+  return sets;
+}
+
+function ensure(name, locales) {
+  const done = loaded[name];
+  const sets = dataSetsOf(locales);
+  if (name === 'DateTimeFormat') ensureZones();
+  for (const l of sets === null ? DATA_SETS : ['en', ...sets]) {
+    if (done.has(l)) continue;
+    done.add(l);
+    Base[name].__addLocaleData(DATA[name][l]());
+  }
+}
+
+// The IANA zones: FormatJS unpacks every zone's transitions when the data
+// is added (most of a second in the guest); here each zone is unpacked
+// when first used. A packed zone is "Name|ts,abbr,offset,dst|…", with
+// base-36 times and offsets and indexes into the abbreviation and offset
+// lists; an empty time is the start of time.
+let zonesLoaded = false;
+
+function ensureZones() {
+  if (zonesLoaded) return;
+  zonesLoaded = true;
+  const d = zones();
+  const abbrvs = d.abbrvs.split('|');
+  const offsets = d.offsets.split('|').map((n) => parseInt(n, 36));
+  const tz = {};
+  for (const packed of d.zones) {
+    const bar = packed.indexOf('|');
+    const name = bar < 0 ? packed : packed.slice(0, bar);
+    Object.defineProperty(tz, name, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const transitions = [];
+        if (bar >= 0) {
+          for (const t of packed.slice(bar + 1).split('|')) {
+            const [ts, abbr, offset, dst] = t.split(',');
+            transitions.push([ts === '' ? -Infinity : parseInt(ts, 36), abbrvs[+abbr], offsets[+offset], dst === '1']);
+          }
+        }
+        Object.defineProperty(tz, name, { value: transitions, writable: true, enumerable: true, configurable: true });
+        return transitions;
+      },
+    });
+  }
+  Base.DateTimeFormat.tzData = tz;
+}
+
+// A locale's date formats: FormatJS parses all of them (about a thousand
+// skeletons with their interval patterns) when a locale's first
+// DateTimeFormat is made, a second in the guest. Here each format gets its
+// fields from the skeleton, all the format matcher scores them on, and is
+// parsed in full only when a matcher picks it.
+{
+  const add = Base.DateTimeFormat.__addLocaleData;
+  Base.DateTimeFormat.__addLocaleData = function __addLocaleData(...entries) {
+    const r = add.apply(this, entries);
+    for (const e of entries) {
+      const processed = Base.DateTimeFormat.localeData[e.locale];
+      if (processed && e.data && e.data.formats) processed.formats = lazyFormats(e.data);
+    }
+    return r;
+  };
+}
+
+function lazyFormats(data) {
+  const formats = {};
+  for (const cal of Object.keys(data.formats)) {
+    if (cal === 'iso8601') continue;
+    const intervals = (data.calendarData && data.calendarData[cal] && data.calendarData[cal].intervalFormats) || data.intervalFormats;
+    let list;
+    Object.defineProperty(formats, cal, {
+      enumerable: true,
+      get: () => (list ??= Object.entries(data.formats[cal]).map(([skeleton, pattern]) => lazyFormat(skeleton, pattern, intervals))),
+    });
+  }
+  Object.defineProperty(formats, 'iso8601', { enumerable: true, get: () => formats.gregory });
+  return formats;
+}
+
+// lazyFormat has the properties FormatJS's parsed format has, in the same
+// order; those needing the full parse are getters.
+function lazyFormat(skeleton, pattern, intervals) {
+  let full;
+  const parse = () => (full ??= parseDateTimeSkeleton(skeleton, pattern, intervals[skeleton] || findIntervalFormat(skeleton, intervals), intervals.intervalFormatFallback));
+  const f = Object.create(null);
+  const lazyProp = (name) => Object.defineProperty(f, name, { enumerable: true, configurable: true, get: () => parse()[name] });
+  lazyProp('pattern');
+  lazyProp('pattern12');
+  f.skeleton = skeleton;
+  f.rawPattern = pattern;
+  lazyProp('rangePatterns');
+  lazyProp('rangePatterns12');
+  replaceDateTimeTokens(skeleton, f);
+  return f;
+}
+
+// lazy puts a constructor in front of FormatJS's that loads data first.
+function lazy(name, callable) {
+  const B = Base[name];
+  const C = {
+    [name]: function (locales, options) {
+      if (new.target === undefined) {
+        if (!callable) throw new TypeError(`Constructor Intl.${name} requires 'new'`);
+        return new C(locales, options);
+      }
+      ensure(name, locales);
+      return Reflect.construct(B, [locales, options], new.target);
+    },
+  }[name];
+  Object.defineProperty(C, 'length', { value: 0 });
+  Object.defineProperty(C, 'prototype', { value: B.prototype, writable: false, enumerable: false, configurable: false });
+  define(B.prototype, 'constructor', C);
+  methods(C, {
+    supportedLocalesOf(locales, options) {
+      ensure(name, locales);
+      return B.supportedLocalesOf(locales, options);
+    },
+  });
+  Object.defineProperty(C.supportedLocalesOf, 'length', { value: 1 });
+  define(Intl, name, C);
+  return C;
+}
+
 // ---- Defaults ------------------------------------------------------------
 
-for (const C of [NumberFormat, DateTimeFormat, PluralRules, RelativeTimeFormat, ListFormat]) {
-  C.__defaultLocale = DEFAULT_LOCALE;
-}
+for (const C of [...Object.values(Base), Intl.PluralRules]) C.__defaultLocale = DEFAULT_LOCALE;
 if (typeof native.timeZone === 'string' && native.timeZone !== '') {
-  DateTimeFormat.__setDefaultTimeZone(native.timeZone);
+  ensureZones();
+  Base.DateTimeFormat.__setDefaultTimeZone(native.timeZone);
 }
+
+const NumberFormat = lazy('NumberFormat', true);
+const DateTimeFormat = lazy('DateTimeFormat', true);
+lazy('RelativeTimeFormat', false);
+const ListFormat = lazy('ListFormat', false);
+const PluralRules = Intl.PluralRules;
 
 Object.defineProperty(Intl, Symbol.toStringTag, { value: 'Intl', writable: false, enumerable: false, configurable: true });
 
@@ -182,25 +358,25 @@ function reorder(o, order) {
 // with "other" last; no notation or rounding options.
 
 {
-  const Base = PluralRules;
-  const resolved = Base.prototype.resolvedOptions;
+  const B = PluralRules;
+  const resolved = B.prototype.resolvedOptions;
   const matched = new WeakMap();
   // A constructor in front of FormatJS's, to learn whether a requested
   // locale matched (FormatJS's resolvedOptions cannot tell "en-US" asked
   // for from the default).
   const PluralRulesV8 = function PluralRules(locales, options) {
     if (new.target === undefined) throw new TypeError("Constructor Intl.PluralRules requires 'new'");
-    const pr = Reflect.construct(Base, [locales, options], new.target);
+    const pr = Reflect.construct(B, [locales, options], new.target);
     const asked = Intl.getCanonicalLocales(locales);
-    matched.set(pr, asked.length > 0 && Base.supportedLocalesOf(asked).length > 0);
+    matched.set(pr, asked.length > 0 && B.supportedLocalesOf(asked).length > 0);
     return pr;
   };
-  for (const k of Reflect.ownKeys(Base)) {
-    if (k !== 'name' && k !== 'length') Object.defineProperty(PluralRulesV8, k, Object.getOwnPropertyDescriptor(Base, k));
+  for (const k of Reflect.ownKeys(B)) {
+    if (k !== 'name' && k !== 'length') Object.defineProperty(PluralRulesV8, k, Object.getOwnPropertyDescriptor(B, k));
   }
-  define(Base.prototype, 'constructor', PluralRulesV8);
+  define(B.prototype, 'constructor', PluralRulesV8);
   define(Intl, 'PluralRules', PluralRulesV8);
-  methods(Base.prototype, {
+  methods(B.prototype, {
     resolvedOptions() {
       const o = resolved.call(this);
       const out = { locale: matched.get(this) ? o.locale.split('-')[0] : DEFAULT_LOCALE, type: o.type };
