@@ -16,11 +16,10 @@
 
 /* global native */
 
-// Import order matters: each polyfill installs itself on globalThis.Intl,
-// and data.js then hooks the locale-data loaders. The data modules export
-// functions returning the data (bundle.go's lazyData), called on first use
-// of a language.
-import '@formatjs/intl-getcanonicallocales/polyfill-force.js';
+// Import order matters: each polyfill installs itself on globalThis.Intl
+// (intl-locale's creates it), and data.js then hooks the locale-data
+// loaders. The data modules export functions returning the data
+// (bundle.go's lazyData), called on first use of a language.
 import '@formatjs/intl-locale/polyfill-force.js';
 import '@formatjs/intl-pluralrules/polyfill-force.js';
 import '@formatjs/intl-numberformat/polyfill-force.js';
@@ -60,6 +59,7 @@ import lfFr from '@formatjs/intl-listformat/locale-data/fr.js';
 import lfEs from '@formatjs/intl-listformat/locale-data/es.js';
 import lfJa from '@formatjs/intl-listformat/locale-data/ja.js';
 
+import { getCanonicalLocales } from '@formatjs/intl-getcanonicallocales';
 import { LookupSupportedLocales, ResolveLocale } from '@formatjs/intl-localematcher';
 import { findIntervalFormat, parseDateTimeSkeleton, replaceDateTimeTokens } from '@formatjs/intl-datetimeformat/polyfill-force.js';
 
@@ -75,6 +75,11 @@ function define(target, name, value) {
 function methods(target, src) {
   for (const name of Object.getOwnPropertyNames(src)) define(target, name, src[name]);
 }
+
+// The getcanonicallocales polyfill is a second copy of the module
+// intl-locale imports (alias tables and all); the function is installed
+// from that one instead.
+define(Intl, 'getCanonicalLocales', getCanonicalLocales);
 
 // ---- Locale data, loaded on first use ------------------------------------
 // A constructor (or its supportedLocalesOf) first gets the data of the
