@@ -24,11 +24,21 @@ type webCase struct {
 	Expected json.RawMessage `json:"expected"`
 }
 
+// webJSOverride, when set, replaces web.js (for experiments).
+var webJSOverride string
+
+func webJSPath() string {
+	if webJSOverride != "" {
+		return webJSOverride
+	}
+	return "../guest/quickjs/js/web.js"
+}
+
 // webPrelude evaluates guest/quickjs/js/web.js with stand-in natives and
 // installs what it returns as non-enumerable globals, as the host will.
 func webPrelude(t *testing.T) string {
 	t.Helper()
-	src, err := os.ReadFile("../guest/quickjs/js/web.js")
+	src, err := os.ReadFile(webJSPath())
 	require.NoError(t, err)
 	return `const __webNative = ((U8, random, dateNow) => ({
   randomBytes(n) { const b = new U8(n); for (let i = 0; i < n; i++) b[i] = random() * 256 | 0; return b.buffer; },
@@ -37,6 +47,7 @@ func webPrelude(t *testing.T) string {
 }))(Uint8Array, Math.random, Date.now);
 {
   const web = (` + string(src) + `)(__webNative);
+  globalThis.__w = web;
   for (const k of Object.keys(web)) Object.defineProperty(globalThis, k, { value: web[k], writable: true, configurable: true });
 }`
 }
