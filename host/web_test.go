@@ -24,12 +24,11 @@ type webCase struct {
 	Expected json.RawMessage `json:"expected"`
 }
 
-// webJSOverride, when set, replaces web.js (for experiments).
-var webJSOverride string
-
+// webJSPath is guest/quickjs/js/web.js, or $PTC_WEB_JS: the table can be
+// run against a minified build of it.
 func webJSPath() string {
-	if webJSOverride != "" {
-		return webJSOverride
+	if p := os.Getenv("PTC_WEB_JS"); p != "" {
+		return p
 	}
 	return "../guest/quickjs/js/web.js"
 }
@@ -47,7 +46,6 @@ func webPrelude(t *testing.T) string {
 }))(Uint8Array, Math.random, Date.now);
 {
   const web = (` + string(src) + `)(__webNative);
-  globalThis.__w = web;
   for (const k of Object.keys(web)) Object.defineProperty(globalThis, k, { value: web[k], writable: true, configurable: true });
 }`
 }
