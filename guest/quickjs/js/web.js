@@ -22,11 +22,11 @@ const {
   DataView, Uint8Array: U8, Uint16Array: U16, Iterator, decodeURIComponent, encodeURIComponent, escape, unescape,
 } = globalThis;
 const uncurry = F.prototype.bind.bind(F.prototype.call);
-const apply = R.apply, ownKeys = R.ownKeys, construct = R.construct;
+const apply = R.apply, ownKeys = R.ownKeys;
 const defineProperty = O.defineProperty, getProto = O.getPrototypeOf, setProto = O.setPrototypeOf;
 const getOwn = O.getOwnPropertyDescriptor, create = O.create, freeze = O.freeze, keysOf = O.keys;
 const ObjectToString = O.prototype.toString;
-const isArray = A.isArray, floor = M.floor, isNaN = N.isNaN;
+const isArray = A.isArray, floor = M.floor;
 const fromCharCode = S.fromCharCode, fromCodePoint = S.fromCodePoint;
 const SP = S.prototype;
 const charCodeAt = uncurry(SP.charCodeAt), strSlice = uncurry(SP.slice), indexOf = uncurry(SP.indexOf);
@@ -38,11 +38,11 @@ const numToString = uncurry(N.prototype.toString);
 const objToString = uncurry(O.prototype.toString), fnToString = uncurry(F.prototype.toString);
 const symToString = uncurry(Sym.prototype.toString);
 const getter = (o, k) => uncurry(getOwn(o, k).get);
-const hasOwn = O.hasOwn, isError = Error.isError, captureStack = Error.captureStackTrace;
+const isError = Error.isError, captureStack = Error.captureStackTrace;
 const mapGet = uncurry(Map.prototype.get), mapSet = uncurry(Map.prototype.set);
 const mapHas = uncurry(Map.prototype.has), mapForEach = uncurry(Map.prototype.forEach);
 const mapSize = getter(Map.prototype, 'size'), setSize = getter(Set.prototype, 'size');
-const setAdd = uncurry(Set.prototype.add), setHas = uncurry(Set.prototype.has);
+const setAdd = uncurry(Set.prototype.add);
 const setForEach = uncurry(Set.prototype.forEach);
 const TA = getProto(U8), TAP = TA.prototype;
 const taSet = uncurry(TAP.set), taTag = getter(TAP, Sym.toStringTag), taBuffer = getter(TAP, 'buffer');
@@ -1565,9 +1565,9 @@ kind([Promise.prototype], (v) => promiseThen(v, undefined, () => {}), null);
 // side-effect-free brand check: the toStringTag or the prototype decides.
 const BY_PROTO_ONLY = (() => {
   const gen = getProto(function* () {}).prototype, agen = getProto(async function* () {}).prototype;
-  return kind([FinalizationRegistry.prototype, getProto(gen), getProto(agen), IteratorProto, getProto([][SymIterator]()),
+  return kind([FinalizationRegistry.prototype, gen, agen, getProto([][SymIterator]()),
     getProto(new Map()[SymIterator]()), getProto(new Set()[SymIterator]()), getProto(''[SymIterator]()),
-    getProto(/a/[Sym.matchAll]('')), ParamsIteratorProto], () => {}, null);
+    getProto(/a/[Sym.matchAll]('')), getProto(IteratorProto.map.call([][SymIterator](), (x) => x))], () => {}, null);
 })();
 KINDS.length--;
 // kindOf returns v's kind, or null for an ordinary object. An object whose
