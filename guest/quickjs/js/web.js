@@ -8,10 +8,12 @@
 //   randomBytes(n) -> ArrayBuffer   n <= 65536 fresh bytes from the run's source
 //   now() -> number                 ms since the run started (fractional, monotonic)
 //   timeOrigin: number              ms since the epoch when the run started
-// It returns the globals to install (non-enumerable). Every built-in used is
-// captured here, at factory time: a program that later replaces
-// String.prototype.replace, Array.prototype.push, Object.defineProperty or a
-// global constructor changes nothing these functions do.
+// The functions are kept; timeOrigin is read at each use, since the snapshot
+// that holds these globals serves many runs. The factory returns the globals
+// to install (non-enumerable). Every built-in used is captured here, at
+// factory time: a program that later replaces String.prototype.replace,
+// Array.prototype.push, Object.defineProperty or a global constructor
+// changes nothing these functions do.
 (function (native) {
 'use strict';
 
@@ -59,7 +61,7 @@ const RegExpProto = RegExp.prototype, reExec = uncurry(RegExpProto.exec), dateTi
 const promiseThen = uncurry(Promise.prototype.then);
 const SymIterator = Sym.iterator, SymTag = Sym.toStringTag;
 const IteratorProto = Iterator.prototype;
-const nativeRandom = native.randomBytes, nativeNow = native.now, timeOrigin = +native.timeOrigin;
+const nativeRandom = native.randomBytes, nativeNow = native.now, timeOrigin = () => +native.timeOrigin;
 
 // list is an array no program can reach into through Array.prototype.
 const list = () => setProto([], null);
@@ -1710,8 +1712,8 @@ class Performance {
   #ok = true;
   constructor(key) { if (key !== perfCheck) throw nodeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor'); }
   now() { perfCheck(this); return nativeNow(); }
-  get timeOrigin() { perfCheck(this); return timeOrigin; }
-  toJSON() { perfCheck(this); return { timeOrigin }; }
+  get timeOrigin() { perfCheck(this); return timeOrigin(); }
+  toJSON() { perfCheck(this); return { timeOrigin: timeOrigin() }; }
   static { perfCheck = (o) => { if (typeof o !== 'object' || o === null || !(#ok in o)) throw invalidThis('Performance'); }; }
 }
 webClass(Performance, 'Performance');
