@@ -129,7 +129,7 @@ func TestWeb_cases(t *testing.T) {
 		} else {
 			gotJSON = r.V
 		}
-		if !sameJSON(c.Expected, gotJSON) {
+		if !webSameJSON(c.Expected, gotJSON) {
 			bad = append(bad, fmt.Sprintf("%s\n\tcode:     %s\n\texpected: %s\n\tgot:      %s",
 				c.Name, strings.ReplaceAll(c.Code, "\n", "\n\t          "), c.Expected, gotJSON))
 		}
@@ -140,7 +140,7 @@ func TestWeb_cases(t *testing.T) {
 	}
 }
 
-func sameJSON(a, b []byte) bool {
+func webSameJSON(a, b []byte) bool {
 	var x, y any
 	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
 		return false

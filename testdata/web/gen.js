@@ -242,6 +242,10 @@ add('usp/record init', `return [...new URLSearchParams({ a: '1', b: 2, c: [3, 4]
 add('usp/sequence init', `return [...new URLSearchParams([['a', '1'], ['b', '2'], ['a', '3']])];`);
 add('usp/map init', `return [...new URLSearchParams(new Map([['x', 'y']]))];`);
 add('usp/copy init', `const a = new URLSearchParams('a=1'); const b = new URLSearchParams(a); b.append('b', '2'); return [a.toString(), b.toString()];`);
+add('usp/record with symbol key', `try { new URLSearchParams({ a: '1', [Symbol('s')]: '2' }); return 'ok'; } catch (e) { return [e.name, e.message]; }`);
+add('usp/record duplicate after USV conversion', `return new URLSearchParams({ '\\uD800': '1', '\\uFFFD': '2' }).toString();`);
+add('usp/iterator init', `return new URLSearchParams(new Map([['a', '1']]).entries()).toString();`);
+add('usp/string pair refused', `try { new URLSearchParams(['ab']); } catch (e) { return [e.name, e.message, e.code]; }`);
 add('usp/bad tuple', `try { new URLSearchParams([['a']]); } catch (e) { return [e.name, e.message, e.code]; }`);
 add('usp/bad pair', `try { new URLSearchParams([1]); } catch (e) { return [e.name, e.message, e.code]; }`);
 add('usp/null and undefined init', `return [new URLSearchParams(null).toString(), new URLSearchParams(undefined).size, new URLSearchParams('').size];`);
