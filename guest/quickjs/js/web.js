@@ -1153,9 +1153,9 @@ function stripOpaqueSpaces(u) {
 // application/x-www-form-urlencoded
 function formParse(s) {
   const out = list();
-  let start = 0;
-  for (let i = 0; i <= s.length; i++) {
-    if (i < s.length && s[i] !== '&') continue;
+  for (let start = 0; start <= s.length;) {
+    let i = indexOf(s, '&', start);
+    if (i < 0) i = s.length;
     if (i > start) {
       let name = strSlice(s, start, i), value = '';
       const eq = indexOf(name, '=');
@@ -1171,12 +1171,16 @@ function formParse(s) {
 // when its escapes are valid UTF-8, otherwise (Node's fallback) with every
 // code unit other than an escape taken as its low byte.
 function formDecode(s) {
-  let t = '', escapes = false;
-  for (let i = 0; i < s.length; i++) {
-    t += s[i] === '+' ? ' ' : s[i];
-    if (s[i] === '%' && hexVal(charCodeAt(s, i + 1)) >= 0 && hexVal(charCodeAt(s, i + 2)) >= 0) escapes = true;
+  let t = s;
+  if (indexOf(s, '+') >= 0) {
+    t = '';
+    for (let i = 0, j; i < s.length; i = j + 1) {
+      j = indexOf(s, '+', i);
+      if (j < 0) j = s.length;
+      t += strSlice(s, i, j) + (j < s.length ? ' ' : '');
+    }
   }
-  if (!escapes) return t;
+  if (reExec(ESCAPE, t) === null) return t;
   try { return decodeURIComponent(t); } catch {}
   const b = new U8(t.length);
   let j = 0;
@@ -1190,7 +1194,9 @@ function formDecode(s) {
   }
   return utf8Decode(new U8(taBuffer(b), 0, j), false);
 }
+const ESCAPE = /%[0-9A-Fa-f]{2}/, FORM_SAFE = /^[A-Za-z0-9*\-._]*$/;
 function formEncode(s) {
+  if (reExec(FORM_SAFE, s) !== null) return s;
   const b = utf8Encode(s);
   let out = '';
   for (let i = 0, n = taLength(b); i < n; i++) {
