@@ -279,7 +279,36 @@ func TestIntl_install(t *testing.T) {
 	}
 	const want = `[["function","install",1,"undefined"],[false,true,true],"Asia/Tokyo","1/1/2024, 9:00:00 AM",["a","b"]]`
 	if got := string(out.ReturnValue); got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestIntl_toLocaleCache checks that the formatters toLocale* keep give
+// what fresh ones would: options read through a getter, or inherited from
+// Object.prototype, are not cached; an invalid option still throws.
+func TestIntl_toLocaleCache(t *testing.T) {
+	bundle := intlBundle(t)
+	h := newIntlHost(t)
+	out := h.Run(context.Background(), Program{Prelude: intlPrelude(bundle), Source: `
+		const eur = () => (5).toLocaleString("en-US", {style: "currency", currency: "EUR"});
+		const r = [eur(), eur()];
+		r.push((5).toLocaleString("en-US", {style: "currency", currency: "EUR", get currencyDisplay() { return "code"; }}));
+		Object.prototype.currencyDisplay = "name";
+		try { r.push(eur()); } finally { delete Object.prototype.currencyDisplay; }
+		r.push(eur());
+		for (let i = 0; i < 2; i++) {
+			try { r.push((5).toLocaleString("en-US", {style: "currency", currency: "EUR\u0000", currencyDisplay: "code"})); } catch (e) { r.push(e.name); }
+		}
+		r.push(new Date(0).toLocaleDateString("de-DE", {month: "long", timeZone: "Asia/Tokyo"}));
+		try { new Date(0).toLocaleDateString("de-DE", {timeZone: "Mars/Base"}); } catch (e) { r.push(e.name); }
+		r.push(new Date(NaN).toLocaleString("en-US", {timeZone: "Mars/Base"}));
+		return r;`})
+	if out.Kind != KindOK {
+		t.Fatalf("%s\n%s", out.Text(), out.Stack)
+	}
+	const want = "[\"€5.00\",\"€5.00\",\"EUR\u00a05.00\",\"5.00 euros\",\"€5.00\",\"RangeError\",\"RangeError\",\"Januar\",\"RangeError\",\"Invalid Date\"]"
+	if got := string(out.ReturnValue); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
 

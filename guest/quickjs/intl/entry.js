@@ -882,17 +882,19 @@ function optionsKey(options) {
   const proto = Object.getPrototypeOf(options);
   if (proto !== Object.prototype && proto !== null) return null;
   for (const _ in Object.prototype) return null;
-  const entries = [];
-  for (const k of Reflect.ownKeys(options)) {
-    const d = Object.getOwnPropertyDescriptor(options, k);
-    if (typeof k !== 'string' || !('value' in d)) return null;
+  if (Object.getOwnPropertySymbols(options).length > 0) return null;
+  const ds = Object.getOwnPropertyDescriptors(options);
+  let key = '';
+  for (const k of Object.keys(ds).sort()) {
+    const d = ds[k];
+    if (!('value' in d)) return null;
     const v = d.value;
-    if (v === undefined) continue;
-    if (typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return null;
-    entries.push([k, typeof v, v]);
+    const t = typeof v;
+    if (t === 'undefined') continue;
+    if (t !== 'string' && t !== 'number' && t !== 'boolean') return null;
+    key += JSON.stringify(k) + t[0] + JSON.stringify(String(v));
   }
-  entries.sort((a, b) => (a[0] < b[0] ? -1 : 1));
-  return JSON.stringify(entries);
+  return key;
 }
 
 function cached(kind, locales, options, make) {
