@@ -64,6 +64,8 @@ import { LookupSupportedLocales, ResolveLocale } from '@formatjs/intl-localematc
 import { findIntervalFormat, parseDateTimeSkeleton, replaceDateTimeTokens } from '@formatjs/intl-datetimeformat/polyfill-force.js';
 
 const DEFAULT_LOCALE = 'en-US';
+// The most formatters, plans or collators a cache keeps before it starts over.
+const CACHE_MAX = 64;
 
 // define gives a property the attributes of a built-in method.
 function define(target, name, value) {
@@ -874,7 +876,6 @@ define(Intl, 'Collator', Collator);
 // enumerable properties (which the options would inherit).
 
 const cache = new Map();
-const CACHE_MAX = 64;
 
 function optionsKey(options) {
   if (options === undefined) return '';
