@@ -266,8 +266,13 @@ func TestIntl_install(t *testing.T) {
 	bundle := intlBundle(t)
 	h := newIntlHost(t)
 	prelude := "globalThis.__install = (" + strings.TrimSpace(bundle) + ");"
+	// Once the guest loads Intl by itself, Intl exists before install.
+	before := "typeof Intl"
+	if intlWired {
+		before = `"undefined"`
+	}
 	out := h.Run(context.Background(), Program{Prelude: prelude, Source: `
-		const before = [typeof __install, __install.name, __install.length, typeof Intl];
+		const before = [typeof __install, __install.name, __install.length, ` + before + `];
 		__install({collate: (a, b) => (a < b ? -1 : a > b ? 1 : 0), timeZone: "Asia/Tokyo"});
 		const d = Object.getOwnPropertyDescriptor(globalThis, "Intl");
 		return [before, [d.enumerable, d.writable, d.configurable],
@@ -279,38 +284,90 @@ func TestIntl_install(t *testing.T) {
 	}
 	const want = `[["function","install",1,"undefined"],[false,true,true],"Asia/Tokyo","1/1/2024, 9:00:00 AM",["a","b"]]`
 	if got := string(out.ReturnValue); got != want {
-		t.Errorf("got  %s\nwant %s", got, want)
+		t.Errorf("got  %q\nwant %q", got, want)
+	}
+}
+
+// TestIntl_toLocaleCache checks that the formatters toLocale* keep give
+// what fresh ones would: options read through a getter, or inherited from
+// Object.prototype, are not cached; an invalid option still throws.
+func TestIntl_toLocaleCache(t *testing.T) {
+	bundle := intlBundle(t)
+	h := newIntlHost(t)
+	out := h.Run(context.Background(), Program{Prelude: intlPrelude(bundle), Source: `
+		const eur = () => (5).toLocaleString("en-US", {style: "currency", currency: "EUR"});
+		const r = [eur(), eur()];
+		r.push((5).toLocaleString("en-US", {style: "currency", currency: "EUR", get currencyDisplay() { return "code"; }}));
+		Object.prototype.currencyDisplay = "name";
+		try { r.push(eur()); } finally { delete Object.prototype.currencyDisplay; }
+		r.push(eur());
+		for (let i = 0; i < 2; i++) {
+			try { r.push((5).toLocaleString("en-US", {style: "currency", currency: "EUR\u0000", currencyDisplay: "code"})); } catch (e) { r.push(e.name); }
+		}
+		r.push(new Date(0).toLocaleDateString("de-DE", {month: "long", timeZone: "Asia/Tokyo"}));
+		try { new Date(0).toLocaleDateString("de-DE", {timeZone: "Mars/Base"}); } catch (e) { r.push(e.name); }
+		r.push(new Date(NaN).toLocaleString("en-US", {timeZone: "Mars/Base"}));
+		return r;`})
+	if out.Kind != KindOK {
+		t.Fatalf("%s\n%s", out.Text(), out.Stack)
+	}
+	const want = "[\"€5.00\",\"€5.00\",\"EUR\u00a05.00\",\"5.00 euros\",\"€5.00\",\"RangeError\",\"RangeError\",\"Januar\",\"RangeError\",\"Invalid Date\"]"
+	if got := string(out.ReturnValue); got != want {
+		t.Errorf("got  %q\nwant %q", got, want)
 	}
 }
 
 // BenchmarkIntl_firstUse measures what a program's first use of Intl costs
-// once the guest loads the bundle lazily: parsing and evaluating the
-// bundle and running install, against an empty program. It reports the
-// bundle's size, raw and gzipped, the install time measured in the guest,
-// and the growth of the guest's linear memory.
+// once the guest loads the bundle lazily, as the parts a loader would pay:
+// parsing the bundle (a run that only evaluates it, less an empty run),
+// install, and the first number and date formats (each loading its
+// locale's data), timed in the guest; and the growth of the guest's
+// linear memory. It also reports the bundle's size, raw and gzipped.
 func BenchmarkIntl_firstUse(b *testing.B) {
-	bundle := intlBundle(b)
+	bundle := strings.TrimSpace(intlBundle(b))
 	h := newIntlHost(b)
 	var gz bytes.Buffer
 	w := gzip.NewWriter(&gz)
 	_, _ = w.Write([]byte(bundle))
 	_ = w.Close()
 	lim := Limits{SourceBytes: len(bundle) + 4096}
-	src := "const f = (" + strings.TrimSpace(bundle) + ");\nconst t0 = Date.now();\nf(" + collateStandIn + ");\nreturn Date.now() - t0;"
-	base := h.Run(context.Background(), Program{Source: "return 0"})
-	var installMs, mem float64
+	parseOnly := "const f = (" + bundle + ");\nreturn 0;"
+	src := "const f = (" + bundle + `);
+		const t0 = Date.now();
+		f(` + collateStandIn + `);
+		const t1 = Date.now();
+		(1234.5).toLocaleString();
+		const t2 = Date.now();
+		new Date(0).toLocaleString();
+		const t3 = Date.now();
+		return [t1 - t0, t2 - t1, t3 - t2];`
+	var parse, total, install, number, date, mem float64
 	for b.Loop() {
+		empty := h.Run(context.Background(), Program{Source: "return 0"})
+		p := h.Run(context.Background(), Program{Source: parseOnly, Limits: lim})
 		out := h.Run(context.Background(), Program{Source: src, Limits: lim})
-		if out.Kind != KindOK {
-			b.Fatalf("%s\n%s", out.Text(), out.Stack)
+		if p.Kind != KindOK || out.Kind != KindOK {
+			b.Fatalf("%s %s\n%s", p.Text(), out.Text(), out.Stack)
 		}
-		ms, _ := strconv.ParseFloat(string(out.ReturnValue), 64)
-		installMs += ms
-		mem = float64(out.MemoryBytes) - float64(base.MemoryBytes)
+		var ms [3]float64
+		if err := json.Unmarshal(out.ReturnValue, &ms); err != nil {
+			b.Fatal(err)
+		}
+		parse += float64(p.Duration-empty.Duration) / 1e6
+		total += float64(out.Duration-empty.Duration) / 1e6
+		install += ms[0]
+		number += ms[1]
+		date += ms[2]
+		mem = float64(out.MemoryBytes) - float64(empty.MemoryBytes)
 	}
+	n := float64(b.N)
 	b.ReportMetric(float64(len(bundle)), "bundle-bytes")
 	b.ReportMetric(float64(gz.Len()), "bundle-gzip-bytes")
-	b.ReportMetric(installMs/float64(b.N), "install-ms")
+	b.ReportMetric(parse/n, "parse-ms")
+	b.ReportMetric(install/n, "install-ms")
+	b.ReportMetric(number/n, "first-number-ms")
+	b.ReportMetric(date/n, "first-date-ms")
+	b.ReportMetric(total/n, "total-ms")
 	b.ReportMetric(mem, "memory-growth-bytes")
 }
 
@@ -334,6 +391,7 @@ func BenchmarkIntl_calls(b *testing.B) {
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			src := bc.setup + `
+				{ const i = 0; ` + bc.call + `; } // the first call loads the locale's data
 				let n = 1, ms = 0;
 				for (;;) {
 					const t0 = Date.now();

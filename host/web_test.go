@@ -24,19 +24,32 @@ type webCase struct {
 	Expected json.RawMessage `json:"expected"`
 }
 
-// webPrelude evaluates guest/quickjs/js/web.js with stand-in natives and
-// installs what it returns as non-enumerable globals, as the host will.
-func webPrelude(t *testing.T) string {
-	t.Helper()
-	src, err := os.ReadFile("../guest/quickjs/js/web.js")
-	require.NoError(t, err)
-	return `const __webNative = ((U8, random, dateNow) => ({
+// webJSPath is guest/quickjs/js/web.js, or $PTC_WEB_JS: the table can be
+// run against a minified build of it.
+func webJSPath() string {
+	if p := os.Getenv("PTC_WEB_JS"); p != "" {
+		return p
+	}
+	return "../guest/quickjs/js/web.js"
+}
+
+// webNatives stands in for the host's natives: Math.random bytes and the
+// Date clock, captured so that a case replacing built-ins cannot reach them.
+const webNatives = `((U8, random, dateNow) => ({
   randomBytes(n) { const b = new U8(n); for (let i = 0; i < n; i++) b[i] = random() * 256 | 0; return b.buffer; },
   now: ((t0) => () => dateNow() - t0)(dateNow()),
   timeOrigin: dateNow(),
-}))(Uint8Array, Math.random, Date.now);
-{
-  const web = (` + string(src) + `)(__webNative);
+}))(Uint8Array, Math.random, Date.now)`
+
+// webPrelude evaluates guest/quickjs/js/web.js with the natives expression
+// given and installs what it returns as non-enumerable globals, as the host
+// will.
+func webPrelude(t *testing.T, natives string) string {
+	t.Helper()
+	src, err := os.ReadFile(webJSPath())
+	require.NoError(t, err)
+	return `{
+  const web = (` + string(src) + `)(` + natives + `);
   for (const k of Object.keys(web)) Object.defineProperty(globalThis, k, { value: web[k], writable: true, configurable: true });
 }`
 }
@@ -93,7 +106,7 @@ func TestWeb_cases(t *testing.T) {
 	require.GreaterOrEqual(t, len(cases), 200)
 
 	h := newHost(t, host.Config{})
-	prelude := webPrelude(t)
+	prelude := webPrelude(t, webNatives)
 	var shared []webCase
 	got := make(map[string]webResult, len(cases))
 	for _, c := range cases {
@@ -116,7 +129,7 @@ func TestWeb_cases(t *testing.T) {
 		} else {
 			gotJSON = r.V
 		}
-		if !sameJSON(c.Expected, gotJSON) {
+		if !webSameJSON(c.Expected, gotJSON) {
 			bad = append(bad, fmt.Sprintf("%s\n\tcode:     %s\n\texpected: %s\n\tgot:      %s",
 				c.Name, strings.ReplaceAll(c.Code, "\n", "\n\t          "), c.Expected, gotJSON))
 		}
@@ -127,10 +140,27 @@ func TestWeb_cases(t *testing.T) {
 	}
 }
 
-func sameJSON(a, b []byte) bool {
+func webSameJSON(a, b []byte) bool {
 	var x, y any
 	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
 		return false
 	}
 	return reflect.DeepEqual(x, y)
+}
+
+// TestWeb_natives checks what web.js asks of the host: randomBytes for
+// crypto, now for performance.now, and timeOrigin read at each use (the
+// snapshot holding the globals serves many runs).
+func TestWeb_natives(t *testing.T) {
+	h := newHost(t, host.Config{})
+	prelude := webPrelude(t, `((origin) => ({
+  randomBytes(n) { const b = new Uint8Array(n); b.fill(0xab); return b.buffer; },
+  now() { return 12.5; },
+  get timeOrigin() { return origin++; },
+}))(1e12)`)
+	out := h.Run(context.Background(), host.Program{Prelude: prelude, Source: `
+		const a = performance.timeOrigin, b = performance.toJSON().timeOrigin;
+		return [crypto.randomUUID(), Array.from(crypto.getRandomValues(new Uint16Array(2))), performance.now(), b - a]`})
+	require.Equal(t, host.KindOK, out.Kind, out.Text())
+	require.JSONEq(t, `["abababab-abab-4bab-abab-abababababab", [43947, 43947], 12.5, 1]`, string(out.ReturnValue))
 }

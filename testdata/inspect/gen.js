@@ -1426,6 +1426,78 @@ t('circular error cause', async (console, util, h) => {
   e.cause = e;
   console.log(e);
 });
+// ---- what programs print most: tool results ----
+
+t('tool result search hits', async (console, util, h) => {
+  const hits = Array.from({ length: 5 }, (_, i) => ({
+    title: 'Result number ' + i + ' about something interesting',
+    url: 'https://example.com/articles/' + i + '/a-long-slug-for-the-article',
+    snippet: 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. Sed do eiusmod tempor incididunt ut labore.',
+    score: Math.round((1 - i / 10) * 1000) / 1000,
+  }));
+  console.log(hits);
+  console.log('found %d hits:', hits.length, hits.map((x) => x.title));
+});
+t('tool result nested config', async (console, util, h) => {
+  console.log({
+    service: { name: 'api', replicas: 3, env: { NODE_ENV: 'production', LOG_LEVEL: 'info' }, ports: [80, 443] },
+    database: { host: 'db.internal', pool: { min: 2, max: 10, idle: { timeoutMs: 30000 } } },
+    features: ['a', 'b'],
+  });
+});
+t('tool result file listing', async (console, util, h) => {
+  const files = Array.from({ length: 150 }, (_, i) => 'src/module' + i + '/index.' + (i % 3 ? 'ts' : 'js'));
+  console.log(files);
+  console.log(files.length, 'files');
+});
+t('tool result table of records', async (console, util, h) => {
+  const rows = [
+    { id: 1, name: 'Alice', email: 'alice@example.com', active: true, tags: ['admin'] },
+    { id: 2, name: 'Bob', email: 'bob@example.com', active: false, tags: [] },
+    { id: 3, name: 'Carol', email: 'carol@example.com', active: true, tags: ['dev', 'ops', 'qa', 'sec'] },
+  ];
+  console.table(rows);
+  console.table(rows, ['name', 'active']);
+  console.log(rows);
+});
+t('tool result numbers and stats', async (console, util, h) => {
+  const values = [3.14159, 2.71828, 1.41421, 1.73205, 0.57721, 1.61803, 2.50290, 4.66920];
+  console.log({ mean: values.reduce((a, b) => a + b) / values.length, values, sorted: [...values].sort((a, b) => a - b) });
+  console.log(Object.fromEntries(values.map((v, i) => ['v' + i, v])));
+});
+t('tool result long text', async (console, util, h) => {
+  const text = 'First paragraph of a document.\nIt has several lines.\n\nSecond paragraph after a blank line, with a fairly long sentence that goes past eighty columns.';
+  console.log({ path: 'README.md', content: text, bytes: text.length });
+  console.log(text);
+  console.log([text]);
+});
+t('tool error caught and printed', async (console, util, h) => {
+  class ToolError extends Error {
+    constructor(tool, code, message) {
+      super(message);
+      Object.defineProperty(this, 'name', { value: 'ToolError', writable: true, configurable: true });
+      this.code = code;
+      this.tool = tool;
+    }
+  }
+  const e = h.err(new ToolError('read_file', 'TOOL_FAILED', 'ENOENT: no such file or directory'), '    at main (program.js:4:17)');
+  console.log(e);
+  console.error('failed:', e);
+  console.log('%s', e);
+  console.log(`${e}`);
+  console.log({ ok: false, error: e });
+  console.log(e.message, e.code);
+});
+t('map of results', async (console, util, h) => {
+  const byTool = new Map();
+  byTool.set('search', { calls: 3, ms: [120, 98, 143] });
+  byTool.set('fetch', { calls: 1, ms: [523] });
+  console.log(byTool);
+  console.log([...byTool.keys()], Object.fromEntries(byTool));
+});
+t('dates in records', async (console, util, h) => {
+  console.log([{ at: new Date(Date.UTC(2024, 0, 15, 9, 30)), event: 'start' }, { at: new Date(Date.UTC(2024, 0, 15, 17, 5, 30, 250)), event: 'stop' }]);
+});
 // ---- the run's return value ----
 
 const rvValues = [

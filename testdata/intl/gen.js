@@ -143,6 +143,32 @@ add('nf.formatToParts.nan', `return new Intl.NumberFormat('de-DE').formatToParts
 add('nf.formatRangeToParts', `return new Intl.NumberFormat('en-US', {style: 'currency', currency: 'USD'}).formatRangeToParts(3, 5);`);
 add('nf.formatRange.approx', `return new Intl.NumberFormat('en-US', {maximumFractionDigits: 0}).formatRange(2.9, 3.1);`);
 
+// Many values per formatter, to hold the guest's fast path for Numbers
+// (guest/quickjs/intl/entry.js, roundDecimal) to ICU's rounding.
+let seed = 20240310;
+const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const BULK = [0, 0.5, 1.005, 2.5, -2.5, 0.125, 1e21, 1.5e-7, 123456789.987654321, -0.0049, 0.0005, 999.9995, 9.995, 99999.5, 1e15 + 0.3, 5e-324];
+for (let i = 0; i < 44; i++) {
+  const e = Math.floor(rnd() * 14) - 5;
+  BULK.push(Number(((rnd() - 0.3) * Math.pow(10, e)).toPrecision(1 + Math.floor(rnd() * 12))));
+}
+const BULK_OPTIONS = [
+  {}, { style: 'percent', maximumFractionDigits: 2 }, { style: 'currency', currency: 'EUR' },
+  { style: 'currency', currency: 'JPY', currencySign: 'accounting' }, { maximumFractionDigits: 0, signDisplay: 'exceptZero' },
+  { minimumFractionDigits: 2, maximumFractionDigits: 5, useGrouping: 'always' }, { minimumIntegerDigits: 3, useGrouping: false },
+  { style: 'currency', currency: 'USD', currencyDisplay: 'code', signDisplay: 'always' },
+];
+for (const loc of LOCALES) {
+  BULK_OPTIONS.forEach((o, i) => {
+    add(`nf.bulk.${loc}.${i}`, `const f = new Intl.NumberFormat(${j(loc)}, ${j(o)}); return [-0, ...${j(BULK)}].map(v => f.format(v));`);
+  });
+  add(`nf.bulk.parts.${loc}`, `const f = new Intl.NumberFormat(${j(loc)}, {style: 'currency', currency: 'GBP'}); return [-0, ...${j(BULK.slice(0, 20))}].map(v => f.formatToParts(v));`);
+  for (const type of ['cardinal', 'ordinal']) {
+    const vals = [0, 1, 2, 3, 4, 5, 11, 12, 21, 22, 23, 101, 111, 1000000, 1500000, 0.5, 1.5, 2.0004];
+    add(`pr.bulk.${type}.${loc}`, `const p = new Intl.PluralRules(${j(loc)}, {type: ${j(type)}}); const q = new Intl.PluralRules(${j(loc)}, {type: ${j(type)}, minimumFractionDigits: 1}); return [-0, ...${j(vals.concat(BULK.filter((v) => Math.abs(v) < 1e20)))}].map(v => p.select(v) + '/' + q.select(v));`);
+  }
+}
+
 // ---- DateTimeFormat -----------------------------------------------------
 
 const dtf = (loc, opts, d) => `return new Intl.DateTimeFormat(${j(loc)}${opts ? ', ' + j(opts) : ''}).format(${d});`;

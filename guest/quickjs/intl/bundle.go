@@ -14,9 +14,12 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 
@@ -56,6 +59,95 @@ func sourceDir() string {
 	return dir
 }
 
+// lazyData loads FormatJS's locale and time-zone data files as modules
+// whose default export is a function returning the data the file would
+// have passed to __addLocaleData or __addTZData, so that entry.js adds
+// only what a program uses. Data that is JSON (all of it but the plural
+// rules, which hold functions) stays a string until then: one string
+// literal is much cheaper for the guest to parse than the object literal,
+// and JSON.parse cheaper to run than the literal's code.
+var lazyData = api.Plugin{
+	Name: "lazy-data",
+	Setup: func(b api.PluginBuild) {
+		b.OnLoad(api.OnLoadOptions{Filter: `[\\/](locale-data[\\/][^\\/]+|add-all-tz)\.js$`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			src, err := os.ReadFile(a.Path)
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			js, err := dataModule(string(src), strings.HasSuffix(filepath.ToSlash(a.Path), "/add-all-tz.js"))
+			if err != nil {
+				return api.OnLoadResult{}, fmt.Errorf("%s: %w", a.Path, err)
+			}
+			return api.OnLoadResult{Contents: &js, Loader: api.LoaderJS}, nil
+		})
+		// entry.js parses date formats on demand with the polyfill's own
+		// functions (see lazyFormats there): the polyfill is loaded as it
+		// is, with an export of those functions appended.
+		b.OnLoad(api.OnLoadOptions{Filter: `[\\/]intl-datetimeformat[\\/]polyfill-force\.js$`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			src, err := os.ReadFile(a.Path)
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			for _, fn := range dtfInternals {
+				if !strings.Contains(string(src), "\nfunction "+fn+"(") {
+					return api.OnLoadResult{}, fmt.Errorf("%s: no function %s: has the polyfill changed?", a.Path, fn)
+				}
+			}
+			js := string(src) + "\nexport { " + strings.Join(dtfInternals, ", ") + " };\n"
+			return api.OnLoadResult{Contents: &js, Loader: api.LoaderJS, ResolveDir: filepath.Dir(a.Path)}, nil
+		})
+	},
+}
+
+// dtfInternals are the functions of the DateTimeFormat polyfill entry.js
+// imports.
+var dtfInternals = []string{"parseDateTimeSkeleton", "findIntervalFormat", "replaceDateTimeTokens"}
+
+var (
+	// The object literal a locale-data file pushes onto FormatJS's queue
+	// when the polyfill is not loaded yet (the same it would add).
+	pushCall = regexp.MustCompile(`(?s)\.push\((\{.*\})\)\s*;?\s*\}\s*$`)
+	// The object literal the zone data file passes to __addTZData.
+	addCall = regexp.MustCompile(`(?s)\.__addTZData\((\{.*\})\)\s*;?\s*\}\s*$`)
+	// A JSON string parsed and passed to a function (the date formats).
+	parsedCall = regexp.MustCompile(`(?s)\}\)\(JSON\.parse\(("(?:[^"\\]|\\.)*")\)\);?\s*$`)
+)
+
+// dataModule rewrites one data file (see lazyData); zones says it is the
+// time-zone data.
+func dataModule(src string, zones bool) (string, error) {
+	var arg string
+	if m := parsedCall.FindStringSubmatch(src); m != nil {
+		if err := json.Unmarshal([]byte(m[1]), &arg); err != nil {
+			return "", err
+		}
+	} else if m := pushCall.FindStringSubmatch(src); m != nil {
+		arg = m[1]
+	} else if m := addCall.FindStringSubmatch(src); m != nil {
+		arg = m[1]
+	} else {
+		return "", fmt.Errorf("no locale or zone data found: has its format changed?")
+	}
+	if zones {
+		var err error
+		if arg, err = thinZones(arg); err != nil {
+			return "", err
+		}
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, []byte(arg)); err != nil {
+		// Not JSON (plural rules hold functions): keep the literal.
+		return "export default () => (" + arg + ");\n", nil
+	}
+	var lit bytes.Buffer
+	enc := json.NewEncoder(&lit)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(compact.String()); err != nil {
+		return "", err
+	}
+	return "export default () => JSON.parse(" + strings.TrimSpace(lit.String()) + ");\n", nil
+}
+
 func bundle(dir string) ([]byte, error) {
 	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
 		return nil, fmt.Errorf("%s/node_modules is missing: run guest/quickjs/intl/build.sh (npm ci)", dir)
@@ -76,6 +168,7 @@ func bundle(dir string) ([]byte, error) {
 		LegalComments:     api.LegalCommentsNone,
 		Charset:           api.CharsetUTF8,
 		LogLevel:          api.LogLevelWarning,
+		Plugins:           []api.Plugin{lazyData},
 	})
 	if len(res.Errors) > 0 {
 		msgs := api.FormatMessages(res.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})
@@ -94,4 +187,44 @@ func bundle(dir string) ([]byte, error) {
 	b.WriteString(body)
 	b.WriteString("\n})\n")
 	return []byte(b.String()), nil
+}
+
+// thinZones drops the redundant half of FormatJS's zone data. Each zone is
+// "Name|ts,abbr,offset,dst|…", with every period listed twice, at its
+// start and one second before the next starts; the polyfill takes, for an
+// instant, the last entry before it. An entry whose abbreviation, offset
+// and DST flag repeat the previous one kept changes no such answer, so it
+// goes (the first and last entries stay). That halves the data the guest
+// parses.
+func thinZones(arg string) (string, error) {
+	var d map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(arg), &d); err != nil {
+		return "", fmt.Errorf("zone data: %w", err)
+	}
+	var zones []string
+	if err := json.Unmarshal(d["zones"], &zones); err != nil {
+		return "", fmt.Errorf("zone data: %w", err)
+	}
+	for i, z := range zones {
+		parts := strings.Split(z, "|")
+		if len(parts) < 4 {
+			continue
+		}
+		kept := []string{parts[0], parts[1]}
+		last := func(e string) string { _, rest, _ := strings.Cut(e, ","); return rest }
+		for j := 2; j < len(parts); j++ {
+			if j < len(parts)-1 && last(parts[j]) == last(kept[len(kept)-1]) {
+				continue
+			}
+			kept = append(kept, parts[j])
+		}
+		zones[i] = strings.Join(kept, "|")
+	}
+	b, err := json.Marshal(zones)
+	if err != nil {
+		return "", err
+	}
+	d["zones"] = b
+	out, err := json.Marshal(d)
+	return string(out), err
 }

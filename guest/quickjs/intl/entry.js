@@ -16,9 +16,10 @@
 
 /* global native */
 
-// Import order matters: each polyfill installs itself on globalThis.Intl;
-// data.js then hooks the locale-data loaders, and the data comes last.
-import '@formatjs/intl-getcanonicallocales/polyfill-force.js';
+// Import order matters: each polyfill installs itself on globalThis.Intl
+// (intl-locale's creates it), and data.js then hooks the locale-data
+// loaders. The data modules export functions returning the data
+// (bundle.go's lazyData), called on first use of a language.
 import '@formatjs/intl-locale/polyfill-force.js';
 import '@formatjs/intl-pluralrules/polyfill-force.js';
 import '@formatjs/intl-numberformat/polyfill-force.js';
@@ -27,41 +28,44 @@ import '@formatjs/intl-relativetimeformat/polyfill-force.js';
 import '@formatjs/intl-listformat/polyfill-force.js';
 import './data.js';
 
-import '@formatjs/intl-pluralrules/locale-data/en.js';
-import '@formatjs/intl-pluralrules/locale-data/de.js';
-import '@formatjs/intl-pluralrules/locale-data/fr.js';
-import '@formatjs/intl-pluralrules/locale-data/es.js';
-import '@formatjs/intl-pluralrules/locale-data/ja.js';
-import '@formatjs/intl-numberformat/locale-data/en.js';
-import '@formatjs/intl-numberformat/locale-data/en-GB.js';
-import '@formatjs/intl-numberformat/locale-data/de.js';
-import '@formatjs/intl-numberformat/locale-data/fr.js';
-import '@formatjs/intl-numberformat/locale-data/es.js';
-import '@formatjs/intl-numberformat/locale-data/ja.js';
-import '@formatjs/intl-datetimeformat/locale-data/en.js';
-import '@formatjs/intl-datetimeformat/locale-data/en-GB.js';
-import '@formatjs/intl-datetimeformat/locale-data/de.js';
-import '@formatjs/intl-datetimeformat/locale-data/fr.js';
-import '@formatjs/intl-datetimeformat/locale-data/es.js';
-import '@formatjs/intl-datetimeformat/locale-data/ja.js';
-import '@formatjs/intl-datetimeformat/add-all-tz.js';
-import '@formatjs/intl-relativetimeformat/locale-data/en.js';
-import '@formatjs/intl-relativetimeformat/locale-data/en-GB.js';
-import '@formatjs/intl-relativetimeformat/locale-data/de.js';
-import '@formatjs/intl-relativetimeformat/locale-data/fr.js';
-import '@formatjs/intl-relativetimeformat/locale-data/es.js';
-import '@formatjs/intl-relativetimeformat/locale-data/ja.js';
-import '@formatjs/intl-listformat/locale-data/en.js';
-import '@formatjs/intl-listformat/locale-data/en-GB.js';
-import '@formatjs/intl-listformat/locale-data/de.js';
-import '@formatjs/intl-listformat/locale-data/fr.js';
-import '@formatjs/intl-listformat/locale-data/es.js';
-import '@formatjs/intl-listformat/locale-data/ja.js';
+import prEn from '@formatjs/intl-pluralrules/locale-data/en.js';
+import prDe from '@formatjs/intl-pluralrules/locale-data/de.js';
+import prFr from '@formatjs/intl-pluralrules/locale-data/fr.js';
+import prEs from '@formatjs/intl-pluralrules/locale-data/es.js';
+import prJa from '@formatjs/intl-pluralrules/locale-data/ja.js';
+import nfEn from '@formatjs/intl-numberformat/locale-data/en.js';
+import nfEnGB from '@formatjs/intl-numberformat/locale-data/en-GB.js';
+import nfDe from '@formatjs/intl-numberformat/locale-data/de.js';
+import nfFr from '@formatjs/intl-numberformat/locale-data/fr.js';
+import nfEs from '@formatjs/intl-numberformat/locale-data/es.js';
+import nfJa from '@formatjs/intl-numberformat/locale-data/ja.js';
+import dtfEn from '@formatjs/intl-datetimeformat/locale-data/en.js';
+import dtfEnGB from '@formatjs/intl-datetimeformat/locale-data/en-GB.js';
+import dtfDe from '@formatjs/intl-datetimeformat/locale-data/de.js';
+import dtfFr from '@formatjs/intl-datetimeformat/locale-data/fr.js';
+import dtfEs from '@formatjs/intl-datetimeformat/locale-data/es.js';
+import dtfJa from '@formatjs/intl-datetimeformat/locale-data/ja.js';
+import zones from '@formatjs/intl-datetimeformat/add-all-tz.js';
+import rtfEn from '@formatjs/intl-relativetimeformat/locale-data/en.js';
+import rtfEnGB from '@formatjs/intl-relativetimeformat/locale-data/en-GB.js';
+import rtfDe from '@formatjs/intl-relativetimeformat/locale-data/de.js';
+import rtfFr from '@formatjs/intl-relativetimeformat/locale-data/fr.js';
+import rtfEs from '@formatjs/intl-relativetimeformat/locale-data/es.js';
+import rtfJa from '@formatjs/intl-relativetimeformat/locale-data/ja.js';
+import lfEn from '@formatjs/intl-listformat/locale-data/en.js';
+import lfEnGB from '@formatjs/intl-listformat/locale-data/en-GB.js';
+import lfDe from '@formatjs/intl-listformat/locale-data/de.js';
+import lfFr from '@formatjs/intl-listformat/locale-data/fr.js';
+import lfEs from '@formatjs/intl-listformat/locale-data/es.js';
+import lfJa from '@formatjs/intl-listformat/locale-data/ja.js';
 
+import { getCanonicalLocales } from '@formatjs/intl-getcanonicallocales';
 import { LookupSupportedLocales, ResolveLocale } from '@formatjs/intl-localematcher';
+import { findIntervalFormat, parseDateTimeSkeleton, replaceDateTimeTokens } from '@formatjs/intl-datetimeformat/polyfill-force.js';
 
 const DEFAULT_LOCALE = 'en-US';
-const { NumberFormat, DateTimeFormat, PluralRules, RelativeTimeFormat, ListFormat } = Intl;
+// The most formatters, plans or collators a cache keeps before it starts over.
+const CACHE_MAX = 64;
 
 // define gives a property the attributes of a built-in method.
 function define(target, name, value) {
@@ -74,14 +78,193 @@ function methods(target, src) {
   for (const name of Object.getOwnPropertyNames(src)) define(target, name, src[name]);
 }
 
+// The getcanonicallocales polyfill is a second copy of the module
+// intl-locale imports (alias tables and all); the function is installed
+// from that one instead.
+define(Intl, 'getCanonicalLocales', getCanonicalLocales);
+
+// ---- Locale data, loaded on first use ------------------------------------
+// A constructor (or its supportedLocalesOf) first gets the data of the
+// default locale's language and of each language requested; a request it
+// cannot read, or for a language without data, loads them all, so that
+// locale matching sees what it would with everything loaded.
+
+const Base = {
+  NumberFormat: Intl.NumberFormat,
+  DateTimeFormat: Intl.DateTimeFormat,
+  RelativeTimeFormat: Intl.RelativeTimeFormat,
+  ListFormat: Intl.ListFormat,
+};
+// By data set: en-GB stands for English outside the US (its data is what
+// locale matching picks for en-AU, en-IN, …), en for en and en-US.
+const DATA = {
+  NumberFormat: { en: nfEn, 'en-GB': nfEnGB, de: nfDe, fr: nfFr, es: nfEs, ja: nfJa },
+  DateTimeFormat: { en: dtfEn, 'en-GB': dtfEnGB, de: dtfDe, fr: dtfFr, es: dtfEs, ja: dtfJa },
+  RelativeTimeFormat: { en: rtfEn, 'en-GB': rtfEnGB, de: rtfDe, fr: rtfFr, es: rtfEs, ja: rtfJa },
+  ListFormat: { en: lfEn, 'en-GB': lfEnGB, de: lfDe, fr: lfFr, es: lfEs, ja: lfJa },
+};
+const LANGUAGES = ['en', 'de', 'fr', 'es', 'ja'];
+const DATA_SETS = ['en', 'en-GB', 'de', 'fr', 'es', 'ja'];
+const loaded = { NumberFormat: new Set(), DateTimeFormat: new Set(), RelativeTimeFormat: new Set(), ListFormat: new Set() };
+
+for (const d of [prEn, prDe, prFr, prEs, prJa]) Intl.PluralRules.__addLocaleData(d());
+
+// dataSetsOf returns the data sets a locales argument needs besides the
+// default's, or null when it cannot tell without side effects or asks for
+// a language without data.
+function dataSetsOf(locales) {
+  if (locales === undefined) return [];
+  let list;
+  if (typeof locales === 'string' || locales instanceof Intl.Locale) list = [locales];
+  else if (Array.isArray(locales)) list = locales;
+  else return null;
+  const sets = [];
+  for (const l of list) {
+    if (typeof l !== 'string' && !(l instanceof Intl.Locale)) return null;
+    const m = /^([a-z]{2,3})(?:-([a-z0-9]{2,8}))?(?:-|$)/i.exec(String(l));
+    const lang = m && m[1].toLowerCase();
+    if (!LANGUAGES.includes(lang)) return null;
+    sets.push(lang === 'en' && m[2] !== undefined && !/^us$/i.test(m[2]) ? 'en-GB' : lang);
+  }
+  return sets;
+}
+
+function ensure(name, locales) {
+  const done = loaded[name];
+  const sets = dataSetsOf(locales);
+  if (name === 'DateTimeFormat') ensureZones();
+  for (const l of sets === null ? DATA_SETS : ['en', ...sets]) {
+    if (done.has(l)) continue;
+    done.add(l);
+    Base[name].__addLocaleData(DATA[name][l]());
+  }
+}
+
+// The IANA zones: FormatJS unpacks every zone's transitions when the data
+// is added (most of a second in the guest); here each zone is unpacked
+// when first used. A packed zone is "Name|ts,abbr,offset,dst|…", with
+// base-36 times and offsets and indexes into the abbreviation and offset
+// lists; an empty time is the start of time.
+let zonesLoaded = false;
+
+function ensureZones() {
+  if (zonesLoaded) return;
+  zonesLoaded = true;
+  const d = zones();
+  const abbrvs = d.abbrvs.split('|');
+  const offsets = d.offsets.split('|').map((n) => parseInt(n, 36));
+  const tz = {};
+  for (const packed of d.zones) {
+    const bar = packed.indexOf('|');
+    const name = bar < 0 ? packed : packed.slice(0, bar);
+    Object.defineProperty(tz, name, {
+      enumerable: true,
+      configurable: true,
+      get() {
+        const transitions = [];
+        if (bar >= 0) {
+          for (const t of packed.slice(bar + 1).split('|')) {
+            const [ts, abbr, offset, dst] = t.split(',');
+            transitions.push([ts === '' ? -Infinity : parseInt(ts, 36), abbrvs[+abbr], offsets[+offset], dst === '1']);
+          }
+        }
+        Object.defineProperty(tz, name, { value: transitions, writable: true, enumerable: true, configurable: true });
+        return transitions;
+      },
+    });
+  }
+  Base.DateTimeFormat.tzData = tz;
+}
+
+// A locale's date formats: FormatJS parses all of them (about a thousand
+// skeletons with their interval patterns) when a locale's first
+// DateTimeFormat is made, a second in the guest. Here each format gets its
+// fields from the skeleton, all the format matcher scores them on, and is
+// parsed in full only when a matcher picks it.
+{
+  const add = Base.DateTimeFormat.__addLocaleData;
+  Base.DateTimeFormat.__addLocaleData = function __addLocaleData(...entries) {
+    const r = add.apply(this, entries);
+    for (const e of entries) {
+      const processed = Base.DateTimeFormat.localeData[e.locale];
+      if (processed && e.data && e.data.formats) processed.formats = lazyFormats(e.data);
+    }
+    return r;
+  };
+}
+
+function lazyFormats(data) {
+  const formats = {};
+  for (const cal of Object.keys(data.formats)) {
+    if (cal === 'iso8601') continue;
+    const intervals = (data.calendarData && data.calendarData[cal] && data.calendarData[cal].intervalFormats) || data.intervalFormats;
+    let list;
+    Object.defineProperty(formats, cal, {
+      enumerable: true,
+      get: () => (list ??= Object.entries(data.formats[cal]).map(([skeleton, pattern]) => lazyFormat(skeleton, pattern, intervals))),
+    });
+  }
+  Object.defineProperty(formats, 'iso8601', { enumerable: true, get: () => formats.gregory });
+  return formats;
+}
+
+// lazyFormat has the properties FormatJS's parsed format has, in the same
+// order; those needing the full parse are getters.
+function lazyFormat(skeleton, pattern, intervals) {
+  let full;
+  const parse = () => (full ??= parseDateTimeSkeleton(skeleton, pattern, intervals[skeleton] || findIntervalFormat(skeleton, intervals), intervals.intervalFormatFallback));
+  const f = Object.create(null);
+  const lazyProp = (name) => Object.defineProperty(f, name, { enumerable: true, configurable: true, get: () => parse()[name] });
+  lazyProp('pattern');
+  lazyProp('pattern12');
+  f.skeleton = skeleton;
+  f.rawPattern = pattern;
+  lazyProp('rangePatterns');
+  lazyProp('rangePatterns12');
+  replaceDateTimeTokens(skeleton, f);
+  return f;
+}
+
+// lazy puts a constructor in front of FormatJS's that loads data first.
+function lazy(name, callable) {
+  const B = Base[name];
+  const C = {
+    [name]: function (locales, options) {
+      if (new.target === undefined) {
+        if (!callable) throw new TypeError(`Constructor Intl.${name} requires 'new'`);
+        return new C(locales, options);
+      }
+      ensure(name, locales);
+      return Reflect.construct(B, [locales, options], new.target);
+    },
+  }[name];
+  Object.defineProperty(C, 'length', { value: 0 });
+  Object.defineProperty(C, 'prototype', { value: B.prototype, writable: false, enumerable: false, configurable: false });
+  define(B.prototype, 'constructor', C);
+  methods(C, {
+    supportedLocalesOf(locales, options) {
+      ensure(name, locales);
+      return B.supportedLocalesOf(locales, options);
+    },
+  });
+  Object.defineProperty(C.supportedLocalesOf, 'length', { value: 1 });
+  define(Intl, name, C);
+  return C;
+}
+
 // ---- Defaults ------------------------------------------------------------
 
-for (const C of [NumberFormat, DateTimeFormat, PluralRules, RelativeTimeFormat, ListFormat]) {
-  C.__defaultLocale = DEFAULT_LOCALE;
-}
+for (const C of [...Object.values(Base), Intl.PluralRules]) C.__defaultLocale = DEFAULT_LOCALE;
 if (typeof native.timeZone === 'string' && native.timeZone !== '') {
-  DateTimeFormat.__setDefaultTimeZone(native.timeZone);
+  ensureZones();
+  Base.DateTimeFormat.__setDefaultTimeZone(native.timeZone);
 }
+
+const NumberFormat = lazy('NumberFormat', true);
+const DateTimeFormat = lazy('DateTimeFormat', true);
+lazy('RelativeTimeFormat', false);
+const ListFormat = lazy('ListFormat', false);
+const PluralRules = Intl.PluralRules;
 
 Object.defineProperty(Intl, Symbol.toStringTag, { value: 'Intl', writable: false, enumerable: false, configurable: true });
 
@@ -146,8 +329,16 @@ function reorder(o, order) {
     fixes.set(nf, fix);
     return fix;
   };
+  const slow = (nf, x) => {
+    const fix = partsFix(nf);
+    return fix === null ? formatToParts.call(nf, x) : fix(formatToParts.call(nf, x));
+  };
   const bound = new WeakMap();
   const makeFormat = (nf, inner) => (x) => {
+    if (typeof x === 'number' && Number.isFinite(x)) {
+      const p = fastPlan(nf, slow);
+      if (p !== null) return fastFormat(p, x);
+    }
     const fix = partsFix(nf);
     return fix === null ? inner(x) : fix(formatToParts.call(nf, x)).map((p) => p.value).join('');
   };
@@ -165,6 +356,10 @@ function reorder(o, order) {
   });
   methods(proto, {
     formatToParts(x) {
+      if (typeof x === 'number' && Number.isFinite(x) && this instanceof NumberFormat) {
+        const p = fastPlan(this, slow);
+        if (p !== null) return fastParts(p, x);
+      }
       const parts = formatToParts.call(this, x);
       const fix = partsFix(this);
       return fix === null ? parts : fix(parts);
@@ -176,31 +371,214 @@ function reorder(o, order) {
   Object.defineProperty(proto.formatToParts, 'length', { value: 1 });
 }
 
+// ---- NumberFormat: a fast path for format --------------------------------
+// FormatJS rounds with arbitrary-precision decimals: about 2 ms a number in
+// the guest, and a date format makes several. For a Number in standard
+// notation rounded to fraction digits (halfExpand), as toLocaleString()
+// and most formats do, the digits are rounded here on the number's
+// shortest decimal string, as FormatJS and ICU do, and put in the frame of
+// text FormatJS gives a representative number of the same sign class. A
+// plan is made once per set of resolved options, from formats of a few
+// probes, and is used only if it reproduces every probe.
+
+const plans = new Map();
+const planOf = new WeakMap();
+const NUMBER_PARTS = ['integer', 'group', 'decimal', 'fraction'];
+
+function fastPlan(nf, slow) {
+  let p = planOf.get(nf);
+  if (p !== undefined) return p;
+  const o = NumberFormat.prototype.resolvedOptions.call(nf);
+  const key = JSON.stringify(o);
+  p = plans.get(key);
+  if (p === undefined) {
+    p = makePlan(o, (x) => slow(nf, x));
+    if (plans.size >= CACHE_MAX) plans.clear();
+    plans.set(key, p);
+  }
+  planOf.set(nf, p);
+  return p;
+}
+
+function makePlan(o, slow) {
+  if (o.notation !== 'standard' || o.roundingMode !== 'halfExpand' || o.roundingIncrement !== 1 ||
+      o.trailingZeroDisplay !== 'auto' || o.minimumSignificantDigits !== undefined || o.numberingSystem !== 'latn' ||
+      !(o.style === 'decimal' || o.style === 'percent' || (o.style === 'currency' && o.currencyDisplay !== 'name'))) {
+    return null;
+  }
+  // frame splits a format into the parts before and after its number:
+  // [text before, text after, parts before, parts after, number parts].
+  const frame = (parts) => {
+    const i = parts.findIndex((q) => NUMBER_PARTS.includes(q.type));
+    let j = i;
+    while (j < parts.length && NUMBER_PARTS.includes(parts[j].type)) j++;
+    if (i < 0 || parts.slice(j).some((q) => NUMBER_PARTS.includes(q.type))) return null;
+    const text = (qs) => qs.map((q) => q.value).join('');
+    return [text(parts.slice(0, i)), text(parts.slice(j)), parts.slice(0, i), parts.slice(j), parts.slice(i, j)];
+  };
+  // Probes, each a slow format (some 2 ms in the guest): the four sign
+  // classes, a number showing the separators, the grouping threshold, and
+  // two more to check the plan on.
+  const probes = [1, -1, 0, -0, 1234567890.5];
+  const formats = probes.map(slow);
+  const frames = formats.map(frame);
+  if (frames.includes(null)) return null;
+  const p = {
+    percent: o.style === 'percent',
+    minFD: o.minimumFractionDigits,
+    maxFD: o.maximumFractionDigits,
+    minID: o.minimumIntegerDigits,
+    pos: frames[0], neg: frames[1], zero: frames[2], negZero: frames[3],
+    decimal: '.', group: '', threshold: Infinity, primary: 3, secondary: 3,
+  };
+  const big = frames[4][4];
+  const dec = big.find((q) => q.type === 'decimal');
+  if (dec) p.decimal = dec.value;
+  const grp = big.find((q) => q.type === 'group');
+  const grouped = (x) => {
+    const parts = slow(x);
+    probes.push(x);
+    formats.push(parts);
+    return parts.some((q) => q.type === 'group');
+  };
+  if (grp) {
+    const ints = big.filter((q) => q.type === 'integer').map((q) => q.value.length);
+    p.group = grp.value;
+    p.primary = ints[ints.length - 1];
+    p.secondary = ints.length > 2 ? ints[ints.length - 2] : p.primary;
+    p.threshold = grouped(1000) ? 4 : grouped(10000) ? 5 : 6;
+  }
+  for (const x of [98765.4321, -0.0001]) {
+    probes.push(x);
+    formats.push(slow(x));
+  }
+  for (let i = 0; i < probes.length; i++) {
+    if (fastFormat(p, probes[i]) !== formats[i].map((q) => q.value).join('')) return null;
+    if (JSON.stringify(fastParts(p, probes[i])) !== JSON.stringify(formats[i])) return null;
+  }
+  return p;
+}
+
+// roundDecimal rounds |x| (finite) times 10^shift half away from zero to
+// at most maxFD fraction digits, as ECMA-402's ToRawFixed does on the
+// number's shortest decimal string, and returns its integer digits and its
+// fraction digits with trailing zeros dropped down to minFD.
+function roundDecimal(x, minFD, maxFD, shift) {
+  let s = String(x < 0 ? -x : x);
+  let exp = 0;
+  const e = s.indexOf('e');
+  if (e >= 0) {
+    exp = +s.slice(e + 1);
+    s = s.slice(0, e);
+  }
+  const dot = s.indexOf('.');
+  let digits = dot < 0 ? s : s.slice(0, dot) + s.slice(dot + 1);
+  // The decimal point falls after `point` digits (before them if negative).
+  let point = (dot < 0 ? s.length : dot) + exp + shift;
+  let lead = 0;
+  while (lead < digits.length - 1 && digits[lead] === '0') lead++;
+  digits = digits.slice(lead);
+  point -= lead;
+  let keep = point + maxFD;
+  let head = '';
+  if (keep >= 0) {
+    head = digits.slice(0, keep).padEnd(keep, '0');
+    if (keep < digits.length && digits[keep] >= '5') {
+      // Add one unit in the last place kept.
+      let i = head.length - 1;
+      while (i >= 0 && head[i] === '9') i--;
+      head = (i < 0 ? '1' : head.slice(0, i) + String.fromCharCode(head.charCodeAt(i) + 1)) + '0'.repeat(head.length - 1 - i);
+      if (i < 0) {
+        point++;
+        keep++;
+      }
+    }
+  }
+  let int;
+  let frac;
+  if (keep <= 0) {
+    int = '0';
+    frac = '0'.repeat(maxFD);
+  } else if (point <= 0) {
+    int = '0';
+    frac = '0'.repeat(-point) + head;
+  } else {
+    int = head.slice(0, point);
+    frac = head.slice(point);
+  }
+  let end = frac.length;
+  while (end > minFD && frac[end - 1] === '0') end--;
+  return [int, frac.slice(0, end)];
+}
+
+// fastDigits rounds and groups a finite Number for a plan: its integer
+// groups, fraction digits, and frame.
+function fastDigits(p, x) {
+  const r = roundDecimal(x, p.minFD, p.maxFD, p.percent ? 2 : 0);
+  let int = r[0];
+  const frac = r[1];
+  const zero = /^0*$/.test(int) && /^0*$/.test(frac);
+  if (int.length < p.minID) int = int.padStart(p.minID, '0');
+  const groups = [];
+  if (int.length >= p.threshold) {
+    let rest = int.slice(0, -p.primary);
+    groups.unshift(int.slice(-p.primary));
+    while (rest.length > 0) {
+      groups.unshift(rest.slice(-p.secondary));
+      rest = rest.slice(0, -p.secondary);
+    }
+  } else {
+    groups.push(int);
+  }
+  const negative = x < 0 || Object.is(x, -0);
+  return [groups, frac, negative ? (zero ? p.negZero : p.neg) : zero ? p.zero : p.pos];
+}
+
+// fastFormat formats a finite Number with a plan.
+function fastFormat(p, x) {
+  const [groups, frac, fr] = fastDigits(p, x);
+  const int = groups.join(p.group);
+  return fr[0] + (frac.length > 0 ? int + p.decimal + frac : int) + fr[1];
+}
+
+// fastParts is formatToParts of a finite Number with a plan.
+function fastParts(p, x) {
+  const [groups, frac, fr] = fastDigits(p, x);
+  const parts = fr[2].map((q) => ({ ...q }));
+  groups.forEach((g, i) => {
+    if (i > 0) parts.push({ type: 'group', value: p.group });
+    parts.push({ type: 'integer', value: g });
+  });
+  if (frac.length > 0) parts.push({ type: 'decimal', value: p.decimal }, { type: 'fraction', value: frac });
+  for (const q of fr[3]) parts.push({ ...q });
+  return parts;
+}
+
 // ---- PluralRules: resolvedOptions as V8 11 (Node 20) gives them ----------
 // The locale is the language whose rules apply ("en" for en-GB), or the
 // default when none was requested or none matched; categories are sorted
 // with "other" last; no notation or rounding options.
 
 {
-  const Base = PluralRules;
-  const resolved = Base.prototype.resolvedOptions;
+  const B = PluralRules;
+  const resolved = B.prototype.resolvedOptions;
   const matched = new WeakMap();
   // A constructor in front of FormatJS's, to learn whether a requested
   // locale matched (FormatJS's resolvedOptions cannot tell "en-US" asked
   // for from the default).
   const PluralRulesV8 = function PluralRules(locales, options) {
     if (new.target === undefined) throw new TypeError("Constructor Intl.PluralRules requires 'new'");
-    const pr = Reflect.construct(Base, [locales, options], new.target);
+    const pr = Reflect.construct(B, [locales, options], new.target);
     const asked = Intl.getCanonicalLocales(locales);
-    matched.set(pr, asked.length > 0 && Base.supportedLocalesOf(asked).length > 0);
+    matched.set(pr, asked.length > 0 && B.supportedLocalesOf(asked).length > 0);
     return pr;
   };
-  for (const k of Reflect.ownKeys(Base)) {
-    if (k !== 'name' && k !== 'length') Object.defineProperty(PluralRulesV8, k, Object.getOwnPropertyDescriptor(Base, k));
+  for (const k of Reflect.ownKeys(B)) {
+    if (k !== 'name' && k !== 'length') Object.defineProperty(PluralRulesV8, k, Object.getOwnPropertyDescriptor(B, k));
   }
-  define(Base.prototype, 'constructor', PluralRulesV8);
+  define(B.prototype, 'constructor', PluralRulesV8);
   define(Intl, 'PluralRules', PluralRulesV8);
-  methods(Base.prototype, {
+  methods(B.prototype, {
     resolvedOptions() {
       const o = resolved.call(this);
       const out = { locale: matched.get(this) ? o.locale.split('-')[0] : DEFAULT_LOCALE, type: o.type };
@@ -218,6 +596,48 @@ function reorder(o, order) {
       return out;
     },
   });
+  // select: FormatJS rounds with arbitrary-precision decimals before it
+  // applies the locale's rule to the digits; for a Number rounded to
+  // fraction digits the digits come from roundDecimal instead, under a
+  // plan checked against FormatJS on probes, as NumberFormat's.
+  const select = B.prototype.select;
+  const probes = [0, 1, 2, 3, 5, 11, 21, 101, 1000000, 0.5, 1.5, 1.25, -1, -0, 2.0004];
+  const planOf = new WeakMap();
+  const fastSelect = (p, x) => {
+    const [int, frac] = roundDecimal(x, p.minFD, p.maxFD, 0);
+    return p.fn(int.padStart(p.minID, '0') + (frac.length > 0 ? '.' + frac : ''), p.ordinal, 0);
+  };
+  const planFor = (pr) => {
+    let p = planOf.get(pr);
+    if (p !== undefined) return p;
+    const o = resolved.call(pr);
+    const key = 'pr' + JSON.stringify(o);
+    p = plans.get(key);
+    if (p === undefined) {
+      const data = B.localeData && B.localeData[o.locale];
+      p = null;
+      if (data && typeof data.fn === 'function' && (o.notation === undefined || o.notation === 'standard') &&
+          o.roundingMode === 'halfExpand' && o.roundingIncrement === 1 && o.trailingZeroDisplay === 'auto' &&
+          o.minimumSignificantDigits === undefined) {
+        p = { fn: data.fn, ordinal: o.type === 'ordinal', minFD: o.minimumFractionDigits, maxFD: o.maximumFractionDigits, minID: o.minimumIntegerDigits };
+        if (probes.some((x) => fastSelect(p, x) !== select.call(pr, x))) p = null;
+      }
+      if (plans.size >= CACHE_MAX) plans.clear();
+      plans.set(key, p);
+    }
+    planOf.set(pr, p);
+    return p;
+  };
+  methods(B.prototype, {
+    select(n) {
+      if (typeof n === 'number' && Number.isFinite(n) && this instanceof B) {
+        const p = planFor(this);
+        if (p !== null) return fastSelect(p, n);
+      }
+      return select.call(this, n);
+    },
+  });
+  Object.defineProperty(B.prototype.select, 'length', { value: 1 });
 }
 
 // ---- DateTimeFormat --------------------------------------------------------
@@ -448,15 +868,41 @@ Object.defineProperty(Collator.supportedLocalesOf, 'length', { value: 1 });
 define(Intl, 'Collator', Collator);
 
 // ---- toLocale* -----------------------------------------------------------------
-// As ECMA-402 defines them, with formatters cached for calls without
-// options (the common case, and the costly one to repeat).
+// As ECMA-402 defines them. Making a formatter costs far more than using
+// one (a DateTimeFormat with options, some 20 ms in the guest), so the
+// formatters are kept, by kind, locale and options, when reading the
+// options twice cannot tell: no options, or a plain object whose own
+// properties are data holding primitives, while Object.prototype has no
+// enumerable properties (which the options would inherit).
 
 const cache = new Map();
-const CACHE_MAX = 64;
 
-function cached(kind, locales, make) {
+function optionsKey(options) {
+  if (options === undefined) return '';
+  if (typeof options !== 'object' || options === null) return null;
+  const proto = Object.getPrototypeOf(options);
+  if (proto !== Object.prototype && proto !== null) return null;
+  for (const _ in Object.prototype) return null;
+  if (Object.getOwnPropertySymbols(options).length > 0) return null;
+  const ds = Object.getOwnPropertyDescriptors(options);
+  let key = '';
+  for (const k of Object.keys(ds).sort()) {
+    const d = ds[k];
+    if (!('value' in d)) return null;
+    const v = d.value;
+    const t = typeof v;
+    if (t === 'undefined') continue;
+    if (t !== 'string' && t !== 'number' && t !== 'boolean') return null;
+    key += JSON.stringify(k) + t[0] + JSON.stringify(String(v));
+  }
+  return key;
+}
+
+function cached(kind, locales, options, make) {
   if (locales !== undefined && typeof locales !== 'string') return make();
-  const key = kind + '\u0000' + (locales ?? '');
+  const o = optionsKey(options);
+  if (o === null) return make();
+  const key = kind + '\u0000' + (locales ?? '') + '\u0000' + o;
   let f = cache.get(key);
   if (f === undefined) {
     f = make();
@@ -499,9 +945,7 @@ const thisBigInt = BigInt.prototype.valueOf;
 function dateToLocale(date, locales, options, kind, required, defaults) {
   const t = thisTime.call(date);
   if (Number.isNaN(t)) return 'Invalid Date';
-  const f = options === undefined
-    ? cached(kind, locales, () => new DateTimeFormat(locales, toDateTimeOptions(undefined, required, defaults)))
-    : new DateTimeFormat(locales, toDateTimeOptions(options, required, defaults));
+  const f = cached(kind, locales, options, () => new DateTimeFormat(locales, toDateTimeOptions(options, required, defaults)));
   return f.format(t);
 }
 
@@ -518,7 +962,7 @@ methods(Date.prototype, {
 });
 
 function numberToLocale(x, locales, options) {
-  const f = options === undefined ? cached('n', locales, () => new NumberFormat(locales)) : new NumberFormat(locales, options);
+  const f = cached('n', locales, options, () => new NumberFormat(locales, options));
   return f.format(x);
 }
 
@@ -574,8 +1018,6 @@ methods(Array.prototype, {
   });
 }
 
-const defaultCollator = new Map();
-
 methods(String.prototype, {
   localeCompare(that) {
     if (this === undefined || this === null) throw new TypeError('String.prototype.localeCompare called on null or undefined');
@@ -583,18 +1025,7 @@ methods(String.prototype, {
     const t = String(that);
     const locales = arguments[1];
     const options = arguments[2];
-    let c;
-    if (options === undefined && (locales === undefined || typeof locales === 'string')) {
-      const key = locales ?? '';
-      c = defaultCollator.get(key);
-      if (c === undefined) {
-        c = new Collator(locales);
-        if (defaultCollator.size >= CACHE_MAX) defaultCollator.clear();
-        defaultCollator.set(key, c);
-      }
-    } else {
-      c = new Collator(locales, options);
-    }
+    const c = cached('c', locales, options, () => new Collator(locales, options));
     return compareWith(collatorSlots.get(c), s, t);
   },
 });

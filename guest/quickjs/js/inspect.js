@@ -117,6 +117,7 @@
   const MapPrototypeSet = uncurryThis(Map.prototype.set);
   const MapPrototypeHas = uncurryThis(Map.prototype.has);
   const MapPrototypeDelete = uncurryThis(Map.prototype.delete);
+  const MapPrototypeClear = uncurryThis(Map.prototype.clear);
   const MapPrototypeEntries = uncurryThis(Map.prototype.entries);
   const SetPrototypeGetSize = getter(Set.prototype, 'size');
   const SetPrototypeValues = uncurryThis(Set.prototype.values);
@@ -766,6 +767,11 @@
   // an instance of; null for a null prototype.
   function getConstructorName(obj, ctx, recurseTimes, protoProps, chain) {
     if (chain === undefined) chain = protoChain(obj);
+    // The common case: an object of the Object prototype, no constructor of its own.
+    if (chain.length === 1 && chain[0] === ObjectPrototype && protoProps === undefined &&
+        !ObjectPrototypeHasOwnProperty(obj, 'constructor')) {
+      return 'Object';
+    }
     const firstProto = chain.length === 0 ? null : chain[0];
     for (let level = -1; level < chain.length; level++) {
       const o = level < 0 ? obj : chain[level];
@@ -1116,6 +1122,10 @@
   // getTag is value[Symbol.toStringTag], with the built-ins' tags as they
   // were when the factory ran; chain is protoChain(value).
   function getTag(value, chain) {
+    if (chain.length === 1 && chain[0] === ObjectPrototype && !ObjectPrototypeHasOwnProperty(value, SymbolToStringTag) &&
+        MapPrototypeGet(builtinTags, value) === undefined) {
+      return undefined;
+    }
     for (let level = -1; level < chain.length; level++) {
       const o = level < 0 ? value : chain[level];
       const builtin = MapPrototypeGet(builtinTags, o);
@@ -1883,12 +1893,27 @@
       name = "['__proto__']";
     } else if (desc.enumerable === false) {
       name = ('[' + (escapeString(('' + key), 39)) + ']');
-    } else if (isIdentifierKey(('' + key))) {
-      name = ctx.stylize(('' + key), 'name');
+    } else if (ctx.stylize === stylizeNoColor) {
+      name = plainKeyName('' + key);
+    } else if (isIdentifierKey('' + key)) {
+      name = ctx.stylize('' + key, 'name');
     } else {
-      name = ctx.stylize(strEscape(('' + key)), 'string');
+      name = ctx.stylize(strEscape('' + key), 'string');
     }
     return (name + ':' + extra + str);
+  }
+
+  // plainKeyName is how an enumerable string key shows without colours,
+  // remembered: the same keys come back object after object.
+  const keyNames = newMap();
+  function plainKeyName(key) {
+    let name = MapPrototypeGet(keyNames, key);
+    if (name === undefined) {
+      name = isIdentifierKey(key) ? key : strEscape(key);
+      if (MapPrototypeGetSize(keyNames) >= 4096) MapPrototypeClear(keyNames);
+      MapPrototypeSet(keyNames, key, name);
+    }
+    return name;
   }
 
   // ---- layout ----

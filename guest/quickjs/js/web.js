@@ -8,10 +8,12 @@
 //   randomBytes(n) -> ArrayBuffer   n <= 65536 fresh bytes from the run's source
 //   now() -> number                 ms since the run started (fractional, monotonic)
 //   timeOrigin: number              ms since the epoch when the run started
-// It returns the globals to install (non-enumerable). Every built-in used is
-// captured here, at factory time: a program that later replaces
-// String.prototype.replace, Array.prototype.push, Object.defineProperty or a
-// global constructor changes nothing these functions do.
+// The functions are kept; timeOrigin is read at each use, since the snapshot
+// that holds these globals serves many runs. The factory returns the globals
+// to install (non-enumerable). Every built-in used is captured here, at
+// factory time: a program that later replaces String.prototype.replace,
+// Array.prototype.push, Object.defineProperty or a global constructor
+// changes nothing these functions do.
 (function (native) {
 'use strict';
 
@@ -19,14 +21,14 @@ const {
   Object: O, Array: A, String: S, Number: N, Symbol: Sym, Reflect: R, Math: M,
   Error, TypeError, RangeError, Map, Set, WeakMap, WeakSet, WeakRef, FinalizationRegistry,
   Promise, Date, RegExp, BigInt, Boolean, Function: F, ArrayBuffer, SharedArrayBuffer,
-  DataView, Uint8Array: U8, Uint16Array: U16, Iterator, decodeURIComponent,
+  DataView, Uint8Array: U8, Uint16Array: U16, Iterator, decodeURIComponent, encodeURIComponent, escape, unescape,
 } = globalThis;
 const uncurry = F.prototype.bind.bind(F.prototype.call);
-const apply = R.apply, ownKeys = R.ownKeys, construct = R.construct;
+const apply = R.apply, ownKeys = R.ownKeys;
 const defineProperty = O.defineProperty, getProto = O.getPrototypeOf, setProto = O.setPrototypeOf;
 const getOwn = O.getOwnPropertyDescriptor, create = O.create, freeze = O.freeze, keysOf = O.keys;
 const ObjectToString = O.prototype.toString;
-const isArray = A.isArray, floor = M.floor, isNaN = N.isNaN;
+const isArray = A.isArray, floor = M.floor;
 const fromCharCode = S.fromCharCode, fromCodePoint = S.fromCodePoint;
 const SP = S.prototype;
 const charCodeAt = uncurry(SP.charCodeAt), strSlice = uncurry(SP.slice), indexOf = uncurry(SP.indexOf);
@@ -38,11 +40,11 @@ const numToString = uncurry(N.prototype.toString);
 const objToString = uncurry(O.prototype.toString), fnToString = uncurry(F.prototype.toString);
 const symToString = uncurry(Sym.prototype.toString);
 const getter = (o, k) => uncurry(getOwn(o, k).get);
-const hasOwn = O.hasOwn, isError = Error.isError, captureStack = Error.captureStackTrace;
+const isError = Error.isError, captureStack = Error.captureStackTrace;
 const mapGet = uncurry(Map.prototype.get), mapSet = uncurry(Map.prototype.set);
 const mapHas = uncurry(Map.prototype.has), mapForEach = uncurry(Map.prototype.forEach);
 const mapSize = getter(Map.prototype, 'size'), setSize = getter(Set.prototype, 'size');
-const setAdd = uncurry(Set.prototype.add), setHas = uncurry(Set.prototype.has);
+const setAdd = uncurry(Set.prototype.add);
 const setForEach = uncurry(Set.prototype.forEach);
 const TA = getProto(U8), TAP = TA.prototype;
 const taSet = uncurry(TAP.set), taTag = getter(TAP, Sym.toStringTag), taBuffer = getter(TAP, 'buffer');
@@ -55,11 +57,11 @@ const abDetached = getter(ABP, 'detached');
 const sabByteLength = getter(SharedArrayBuffer.prototype, 'byteLength');
 const dvBuffer = getter(DataView.prototype, 'buffer'), dvOffset = getter(DataView.prototype, 'byteOffset');
 const dvByteLength = getter(DataView.prototype, 'byteLength');
-const RegExpProto = RegExp.prototype, dateTime = uncurry(Date.prototype.getTime), reSource = getter(RegExpProto, 'source');
+const RegExpProto = RegExp.prototype, reExec = uncurry(RegExpProto.exec), dateTime = uncurry(Date.prototype.getTime), reSource = getter(RegExpProto, 'source');
 const promiseThen = uncurry(Promise.prototype.then);
 const SymIterator = Sym.iterator, SymTag = Sym.toStringTag;
 const IteratorProto = Iterator.prototype;
-const nativeRandom = native.randomBytes, nativeNow = native.now, timeOrigin = +native.timeOrigin;
+const nativeRandom = native.randomBytes, nativeNow = native.now, timeOrigin = () => +native.timeOrigin;
 
 // list is an array no program can reach into through Array.prototype.
 const list = () => setProto([], null);
@@ -174,17 +176,6 @@ const domError = (message, name) => new DOMException(message, name);
 
 // ------------------------------------------------------------ UTF-8 and text
 
-function utf8Length(s) {
-  let n = s.length;
-  for (let i = 0, len = s.length; i < len; i++) {
-    const c = charCodeAt(s, i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n++;
-    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < len && (charCodeAt(s, i + 1) & 0xfc00) === 0xdc00) { n += 2; i++; }
-    else n += 2;
-  }
-  return n;
-}
 // utf8Write writes s (lone surrogates as U+FFFD) into out from 0, stopping
 // before a character that does not fit; it returns [read, written].
 function utf8Write(s, out, room) {
@@ -224,23 +215,34 @@ function utf8Write(s, out, room) {
   }
   return [i, j];
 }
-function utf8Encode(s) {
-  const n = utf8Length(s), out = new U8(n);
-  utf8Write(s, out, n);
+// bytesOfLatin1 turns a string of code units below 256 into bytes.
+function bytesOfLatin1(b) {
+  const n = b.length, out = new U8(n);
+  for (let i = 0; i < n; i++) out[i] = charCodeAt(b, i);
   return out;
 }
+// latin1OfBytes is the reverse, a native call per chunk.
+function latin1OfBytes(b) {
+  let s = '';
+  for (let i = 0, n = taLength(b); i < n; i += CHUNK) s += apply(fromCharCode, null, new U8(taBuffer(b), taOffset(b) + i, n - i < CHUNK ? n - i : CHUNK));
+  return s;
+}
+// utf8Encode encodes s (lone surrogates as U+FFFD): the engine's own
+// encodeURIComponent does the UTF-8, unescape makes it one unit per byte.
+const utf8Encode = (s) => bytesOfLatin1(unescape(encodeURIComponent(toWellFormed(s))));
 
 // Chunks of UTF-16 code units become a string without a per-character concat.
 const CHUNK = 8192;
-function units() {
-  const buf = new U16(CHUNK);
+function units(hint) {
+  const buf = new U16(hint < CHUNK ? hint + 1 : CHUNK);
+  const size = taLength(buf);
   let k = 0, s = '';
   return {
     put(c) {
-      if (k === CHUNK) { s += apply(fromCharCode, null, buf); k = 0; }
+      if (k === size) { s += apply(fromCharCode, null, buf); k = 0; }
       buf[k++] = c;
     },
-    end() { return s + apply(fromCharCode, null, new U16(buf.buffer, 0, k)); },
+    end() { return s + apply(fromCharCode, null, new U16(taBuffer(buf), 0, k)); },
   };
 }
 const invalidData = () => nodeError(TypeError, 'ERR_ENCODING_INVALID_ENCODED_DATA', 'The encoded data was not valid for encoding utf-8');
@@ -250,12 +252,14 @@ const invalidData = () => nodeError(TypeError, 'ERR_ENCODING_INVALID_ENCODED_DAT
 function utf8Decode(b, fatal, st, flush) {
   let cp = 0, need = 0, seen = 0, lo = 0x80, hi = 0xbf;
   if (st) { cp = st[0]; need = st[1]; seen = st[2]; lo = st[3]; hi = st[4]; }
-  const out = units();
+  // Valid UTF-8 with nothing pending: the engine's decodeURIComponent.
+  if (need === 0) try { return decodeURIComponent(escape(latin1OfBytes(b))); } catch {}
+  const out = units(taLength(b));
   const bad = () => {
     if (fatal) throw invalidData();
     out.put(0xfffd);
   };
-  for (let i = 0, n = b.length; i < n; i++) {
+  for (let i = 0, n = taLength(b); i < n; i++) {
     const x = b[i];
     if (need === 0) {
       if (x < 0x80) out.put(x);
@@ -375,52 +379,30 @@ webClass(TextDecoder, 'TextDecoder');
 
 // ------------------------------------------------------------------- base64
 
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const B64V = new U8(128).fill(255);
-for (let i = 0; i < 64; i++) B64V[charCodeAt(B64, i)] = i;
 const badChar = () => domError('Invalid character', 'InvalidCharacterError');
+const u8ToBase64 = uncurry(U8.prototype.toBase64), u8FromBase64 = U8.fromBase64;
+const NOT_LATIN1 = /[^\x00-\xff]/, NOT_BASE64 = /[^\t\n\f\r A-Za-z0-9+/=]/, ASCII_WS = /[\t\n\f\r ]/;
+// After a '=' only padding and whitespace, and at most two '='.
+const BAD_PADDING = /=[\t\n\f\r ]*[^=\t\n\f\r ]|=[\t\n\f\r ]*=[\t\n\f\r ]*=/;
 function btoa(input) {
   if (arguments.length === 0) throw missingArgs('"input" argument');
-  const s = toStr(input), n = s.length, out = units();
-  for (let i = 0; i < n; i++) if (charCodeAt(s, i) > 0xff) throw badChar();
-  for (let i = 0; i < n; i += 3) {
-    const a = charCodeAt(s, i), b = i + 1 < n ? charCodeAt(s, i + 1) : 0, c = i + 2 < n ? charCodeAt(s, i + 2) : 0;
-    out.put(charCodeAt(B64, a >> 2));
-    out.put(charCodeAt(B64, (a & 3) << 4 | b >> 4));
-    out.put(i + 1 < n ? charCodeAt(B64, (b & 15) << 2 | c >> 6) : 61);
-    out.put(i + 2 < n ? charCodeAt(B64, c & 63) : 61);
-  }
-  return out.end();
+  const s = toStr(input);
+  if (reExec(NOT_LATIN1, s) !== null) throw badChar();
+  return u8ToBase64(bytesOfLatin1(s));
 }
+// atob follows Node 20's messages: a character outside the alphabet, or
+// misplaced padding, is "Invalid character"; one data character too many is
+// "not correctly encoded".
 function atob(input) {
   if (arguments.length === 0) throw missingArgs('"input" argument');
   const s = toStr(input);
-  let count = 0, equals = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = charCodeAt(s, i);
-    if (isWS(c)) continue;
-    if (c === 61) {
-      count++;
-      if (++equals > 2) throw badChar();
-    } else if (c < 128 && B64V[c] !== 255) {
-      if (equals) throw badChar();
-      count++;
-    } else throw badChar();
-  }
-  const data = count - equals;
-  if (data % 4 === 1) throw domError('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
+  if (reExec(NOT_BASE64, s) !== null || reExec(BAD_PADDING, s) !== null) throw badChar();
+  let count = s.length;
+  if (reExec(ASCII_WS, s) !== null) for (let i = 0; i < s.length; i++) if (isWS(charCodeAt(s, i))) count--;
+  const first = indexOf(s, '='), equals = first < 0 ? 0 : indexOf(s, '=', first + 1) < 0 ? 1 : 2;
+  if ((count - equals) % 4 === 1) throw domError('The string to be decoded is not correctly encoded.', 'InvalidCharacterError');
   if (equals && count % 4) throw badChar();
-  const out = units();
-  let acc = 0, bits = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = charCodeAt(s, i);
-    if (c === 61) break;
-    if (isWS(c)) continue;
-    acc = (acc << 6 | B64V[c]) & 0xffffff;
-    bits += 6;
-    if (bits >= 8) { bits -= 8; out.put(acc >> bits & 255); }
-  }
-  return out.end();
+  return latin1OfBytes(u8FromBase64(s));
 }
 
 // ---------------------------------------------------------------------- URL
@@ -437,6 +419,13 @@ const SETS = new U8(128);
   add('?`{}', PP | PU);
   add('/:;=@[\\]^|', PU);
 }
+// NEEDS_ENCODING[mask] finds a code point pctEncode would change.
+const NEEDS_ENCODING = { __proto__: null };
+for (const mask of [0, PF, PQ, PSQ, PP, PU]) {
+  let cls = '';
+  for (let c = 0x20; c < 0x7f; c++) if (SETS[c] & mask) cls += '\\x' + toUpperHex(c);
+  NEEDS_ENCODING[mask] = new RegExp('[^\\x20-\\x7e' + (cls ? ']|[' + cls : '') + ']');
+}
 const HEX = list();
 for (let i = 0; i < 256; i++) push(HEX, '%' + (i < 16 ? '0' : '') + toUpperHex(i));
 function toUpperHex(n) {
@@ -446,6 +435,7 @@ function toUpperHex(n) {
 // pctEncode UTF-8 percent-encodes the code points of s in the set mask (0:
 // the C0 control percent-encode set). s holds no lone surrogates.
 function pctEncode(s, mask) {
+  if (reExec(NEEDS_ENCODING[mask], s) === null) return s;
   let out = '', start = 0;
   const n = s.length;
   for (let i = 0; i < n; i++) {
@@ -455,8 +445,8 @@ function pctEncode(s, mask) {
     if (c < 0x80) out += HEX[c];
     else {
       const b = utf8Encode((c & 0xfc00) === 0xd800 && i + 1 < n ? strSlice(s, i, i + 2) : s[i]);
-      if (b.length === 4) i++;
-      for (let k = 0; k < b.length; k++) out += HEX[b[k]];
+      if (taLength(b) === 4) i++;
+      for (let k = 0; k < taLength(b); k++) out += HEX[b[k]];
     }
     start = i + 1;
   }
@@ -465,17 +455,17 @@ function pctEncode(s, mask) {
 const hexVal = (c) => c >= 48 && c <= 57 ? c - 48 : (c |= 32) >= 97 && c <= 102 ? c - 87 : -1;
 // pctDecode percent-decodes s into bytes (its other code points as UTF-8).
 function pctDecode(s) {
-  const b = utf8Encode(s), out = new U8(b.length);
+  const b = utf8Encode(s), out = new U8(taLength(b));
   let j = 0;
-  for (let i = 0; i < b.length; i++) {
+  for (let i = 0, n = taLength(b); i < n; i++) {
     let c = b[i];
-    if (c === 37 && i + 2 < b.length) {
+    if (c === 37 && i + 2 < n) {
       const h = hexVal(b[i + 1]), l = hexVal(b[i + 2]);
       if (h >= 0 && l >= 0) { c = h << 4 | l; i += 2; }
     }
     out[j++] = c;
   }
-  return new U8(out.buffer, 0, j);
+  return new U8(taBuffer(out), 0, j);
 }
 
 const SPECIAL = { __proto__: null, 'ftp:': 21, 'file:': -1, 'http:': 80, 'https:': 443, 'ws:': 80, 'wss:': 443 };
@@ -483,15 +473,8 @@ const special = (scheme) => SPECIAL[scheme + ':'] !== undefined;
 const defaultPort = (scheme) => { const p = SPECIAL[scheme + ':']; return p > 0 ? p : null; };
 
 // Hosts. A failure is null; a host is its serialisation.
-const FORBIDDEN_HOST = '\0\t\n\r #/:<>?@[\\]^|';
-function forbiddenHost(s, domain) {
-  for (let i = 0; i < s.length; i++) {
-    const c = charCodeAt(s, i);
-    if (indexOf(FORBIDDEN_HOST, s[i]) >= 0) return true;
-    if (domain && (c <= 0x1f || c === 37 || c === 0x7f)) return true;
-  }
-  return false;
-}
+const FORBIDDEN_HOST = /[\0\t\n\r #/:<>?@[\\\]^|]/, FORBIDDEN_DOMAIN = /[\0-\x20#%/:<>?@[\\\]^|\x7f]/;
+const forbiddenHost = (s, domain) => reExec(domain ? FORBIDDEN_DOMAIN : FORBIDDEN_HOST, s) !== null;
 function parseHost(input, opaque) {
   if (input[0] === '[') {
     if (input[input.length - 1] !== ']') return null;
@@ -499,7 +482,7 @@ function parseHost(input, opaque) {
     return a === null ? null : '[' + serializeIPv6(a) + ']';
   }
   if (opaque) return forbiddenHost(input, false) ? null : pctEncode(input, 0);
-  const domain = utf8Decode(pctDecode(input), false);
+  const domain = indexOf(input, '%') < 0 ? input : utf8Decode(pctDecode(input), false);
   const ascii = domainToASCII(domain);
   if (ascii === null || ascii === '' || forbiddenHost(ascii, true)) return null;
   if (endsInNumber(ascii)) {
@@ -518,19 +501,15 @@ function splitOn(s, sep) {
 }
 const splitDots = (s) => splitOn(s, '.');
 function endsInNumber(s) {
-  const parts = splitDots(s);
-  if (parts[parts.length - 1] === '') {
-    if (parts.length === 1) return false;
-    parts.length--;
+  let end = s.length;
+  if (s[end - 1] === '.') {
+    if (end === 1) return false;
+    end--;
   }
-  const last = parts[parts.length - 1];
-  let digits = last !== '';
-  for (let i = 0; i < last.length; i++) {
-    const c = charCodeAt(last, i);
-    if (c < 48 || c > 57) digits = false;
-  }
-  return digits || parseIPv4Number(last) !== null;
+  const last = strSlice(s, lastIndexOf(s, '.', end - 1) + 1, end);
+  return reExec(DIGITS, last) !== null || parseIPv4Number(last) !== null;
 }
+const DIGITS = /^[0-9]+$/;
 function parseIPv4Number(s) {
   if (s === '') return null;
   let radix = 10;
@@ -673,7 +652,6 @@ function mapLabel(d) {
 // context rules are not checked), a leading combining mark, parenthesised
 // and full-stop digits.
 const DISALLOWED = /[\p{Cc}\p{Cn}\p{Co}\p{Cs}\p{Cf}\ufffd]|^\p{M}/u;
-const reExec = uncurry(RegExp.prototype.exec);
 const disallowed = (l) => reExec(DISALLOWED, l) !== null;
 // What Node 20 (ada 2.9) keeps of the Bidi rule of RFC 5893, with script
 // ranges standing in for bidi classes: a label holding a right-to-left
@@ -682,7 +660,9 @@ const disallowed = (l) => reExec(DISALLOWED, l) !== null;
 const RTL = '\\u0590-\\u08ff\\ufb1d-\\ufdff\\ufe70-\\ufefe\\u{10800}-\\u{10fff}\\u{1e800}-\\u{1efff}';
 const HAS_RTL = new RegExp('[' + RTL + ']', 'u');
 const BAD_RTL = new RegExp('[^' + RTL + '0-9]\\p{M}*$|[0-9\\u06f0-\\u06f9].*[\\u0660-\\u0669]|[\\u0660-\\u0669].*[0-9\\u06f0-\\u06f9]', 'u');
+const PLAIN_ASCII_DOMAIN = /[^\x00-\x7f]|xn--|[\u2024-\u2026\u2488-\u249b]/i;
 function domainToASCII(d) {
+  if (reExec(PLAIN_ASCII_DOMAIN, d) === null) return toLower(d);
   let ascii = true;
   for (let i = 0; i < d.length; i++) {
     const c = charCodeAt(d, i);
@@ -807,12 +787,26 @@ function shorten(u) {
   if (u.scheme === 'file' && path.length === 1 && isNormDrive(strSlice(path[0], 0, 2))) return;
   if (path.length) path.length--;
 }
-const dot = (s) => s === '.' || toLower(s) === '%2e';
-const dotdot = (s) => { s = toLower(s); return s === '..' || s === '.%2e' || s === '%2e.' || s === '%2e%2e'; };
+const dot = (s) => s === '.' || (s.length === 3 && toLower(s) === '%2e');
+const dotdot = (s) => {
+  if (s.length < 2 || s.length > 6) return false;
+  s = toLower(s);
+  return s === '..' || s === '.%2e' || s === '%2e.' || s === '%2e%2e';
+};
 const credentials = (u) => u.username !== '' || u.password !== '';
 const copyPath = (p) => typeof p === 'string' ? p : setProto(arrSlice(p), null);
 const FAIL = null;
 
+const TAB_OR_NEWLINE = /[\t\n\r]/;
+// span finds the next code point from p on that a state acts on (the others
+// it only collects), so a run of ordinary ones costs one native search.
+const AUTH = /[@/?#]/g, AUTH_SP = /[@/?#\\]/g, HOST_NS = /[:[\]/?#]/g, HOST_SP = /[:[\]/?#\\]/g,
+  FILE_HOST_END = /[/\\?#]/g, SCHEME_END = /[^a-zA-Z0-9+.-]/g, PATH_NS = /[/?#]/g, PATH_SP = /[/?#\\]/g, QUERY_END = /#/g, QUERY_OR_FRAGMENT = /[?#]/g;
+function span(re, s, p) {
+  re.lastIndex = p;
+  const m = reExec(re, s);
+  return m === null ? s.length : m.index;
+}
 // Basic URL parser states.
 const SCHEME_START = 1, SCHEME = 2, NO_SCHEME = 3, SPECIAL_RELATIVE_OR_AUTHORITY = 4,
   PATH_OR_AUTHORITY = 5, RELATIVE = 6, RELATIVE_SLASH = 7, SPECIAL_AUTHORITY_SLASHES = 8,
@@ -831,21 +825,28 @@ function parse(input, base, url, override) {
     while (b > a && charCodeAt(s, b - 1) <= 0x20) b--;
     s = strSlice(s, a, b);
   }
-  let t = '';
-  for (let i = 0; i < s.length; i++) { const c = charCodeAt(s, i); if (c !== 9 && c !== 10 && c !== 13) t += s[i]; }
-  s = t;
+  if (reExec(TAB_OR_NEWLINE, s) !== null) {
+    let t = '';
+    for (let i = 0; i < s.length; i++) { const c = charCodeAt(s, i); if (c !== 9 && c !== 10 && c !== 13) t += s[i]; }
+    s = t;
+  }
   let state = override || SCHEME_START, buf = '', atSeen = false, brackets = false, passSeen = false, pathSeen = false;
   const n = s.length;
+  let scheme = null, sp = false;
   for (let p = 0; p <= n; p++) {
     const c = p < n ? charCodeAt(s, p) : -1, ch = p < n ? s[p] : '';
-    const sp = special(url.scheme);
+    if (url.scheme !== scheme) sp = special(scheme = url.scheme);
     const end = c === -1 || c === 47 || c === 63 || c === 35 || (sp && c === 92);
     switch (state) {
       case SCHEME_START:
         if (isAlpha(c)) { buf += toLower(ch); state = SCHEME; } else if (!override) { state = NO_SCHEME; p--; } else return FAIL;
         break;
       case SCHEME:
-        if (isAlpha(c) || isDigit(c) || c === 43 || c === 45 || c === 46) buf += toLower(ch);
+        if (isAlpha(c) || isDigit(c) || c === 43 || c === 45 || c === 46) {
+          const k = span(SCHEME_END, s, p + 1);
+          buf += toLower(strSlice(s, p, k));
+          p = k - 1;
+        }
         else if (c === 58) {
           if (override) {
             if (special(url.scheme) !== special(buf)) return FAIL;
@@ -921,7 +922,7 @@ function parse(input, base, url, override) {
           p -= buf.length + 1;
           buf = '';
           state = HOST;
-        } else buf += ch;
+        } else { const k = span(sp ? AUTH_SP : AUTH, s, p + 1); buf += strSlice(s, p, k); p = k - 1; }
         break;
       case HOST:
       case HOSTNAME:
@@ -941,7 +942,7 @@ function parse(input, base, url, override) {
         } else {
           if (c === 91) brackets = true;
           if (c === 93) brackets = false;
-          buf += ch;
+          if (c === 91 || c === 93) buf += ch; else { const k = span(sp ? HOST_SP : HOST_NS, s, p + 1); buf += strSlice(s, p, k); p = k - 1; }
         }
         break;
       case PORT:
@@ -998,7 +999,7 @@ function parse(input, base, url, override) {
             if (override) return url;
             buf = ''; state = PATH_START;
           }
-        } else buf += ch;
+        } else { const k = span(FILE_HOST_END, s, p + 1); buf += strSlice(s, p, k); p = k - 1; }
         break;
       case PATH_START:
         if (sp) { state = PATH; if (c !== 47 && c !== 92) p--; } else if (!override && c === 63) { url.query = ''; state = QUERY; } else if (!override && c === 35) { url.fragment = ''; state = FRAGMENT; } else if (c !== -1) { state = PATH; if (c !== 47) p--; } else if (override && url.host === null) push(url.path, '');
@@ -1006,8 +1007,7 @@ function parse(input, base, url, override) {
       case PATH:
         if (!pathSeen) {
           pathSeen = true;
-          let k = p;
-          while (k < n && s[k] !== '?' && s[k] !== '#') k++;
+          const k = span(QUERY_OR_FRAGMENT, s, p);
           if (url.path.length === 0 && (!override || k === n) && verbatimPath(strSlice(s, p, k), sp, url.scheme === 'file')) {
             const segs = splitOn(strSlice(s, p, k), '/');
             for (let i = 0; i < segs.length; i++) push(url.path, segs[i]);
@@ -1033,12 +1033,11 @@ function parse(input, base, url, override) {
           buf = '';
           if (c === 63) { url.query = ''; state = QUERY; }
           if (c === 35) { url.fragment = ''; state = FRAGMENT; }
-        } else buf += ch;
+        } else { const k = span(sp ? PATH_SP : PATH_NS, s, p + 1); buf += strSlice(s, p, k); p = k - 1; }
         break;
       case OPAQUE_PATH:
         if (c === 63) { url.query = ''; state = QUERY; } else if (c === 35) { url.fragment = ''; state = FRAGMENT; } else if (c !== -1) {
-          let k = p;
-          while (k < n && s[k] !== '?' && s[k] !== '#') k++;
+          const k = span(QUERY_OR_FRAGMENT, s, p);
           url.path += pctEncode(strSlice(s, p, k), 0);
           p = k - 1;
         }
@@ -1048,7 +1047,7 @@ function parse(input, base, url, override) {
           url.query += pctEncode(buf, sp ? PSQ : PQ);
           buf = '';
           if (c === 35) { url.fragment = ''; state = FRAGMENT; }
-        } else buf += ch;
+        } else { const k = span(QUERY_END, s, p + 1); buf += strSlice(s, p, k); p = k - 1; }
         break;
       case FRAGMENT:
         if (c !== -1) { url.fragment += pctEncode(strSlice(s, p), PF); p = n; }
@@ -1111,14 +1110,9 @@ function setPort(u, v) {
 // without resolving dot segments: when it needs no percent-encoding, has no
 // backslash or '%', does not start with '.', and its first "/." does not
 // begin a "." or ".." segment. (Later dot segments then stay.)
+const NOT_VERBATIM = /[^\x21-\x7e]|[%\\"#<>?`{}]/;
 function verbatimPath(v, sp, file) {
-  let dots = false;
-  for (let i = 0; i < v.length; i++) {
-    const c = charCodeAt(v, i);
-    if (c <= 0x20 || c > 0x7e || c === 37 || c === 92 || (c < 0x80 && SETS[c] & PP)) return false;
-    if (c === 46) dots = true;
-  }
-  if (!dots || v[0] === '.' || (file && startsWithDrive(v, 0))) return false;
+  if (indexOf(v, '.') < 0 || reExec(NOT_VERBATIM, v) !== null || v[0] === '.' || (file && startsWithDrive(v, 0))) return false;
   const k = indexOf(v, '/.'), c = v[k + 2];
   return k >= 0 && c !== undefined && c !== '.' && c !== '/';
 }
@@ -1159,9 +1153,9 @@ function stripOpaqueSpaces(u) {
 // application/x-www-form-urlencoded
 function formParse(s) {
   const out = list();
-  let start = 0;
-  for (let i = 0; i <= s.length; i++) {
-    if (i < s.length && s[i] !== '&') continue;
+  for (let start = 0; start <= s.length;) {
+    let i = indexOf(s, '&', start);
+    if (i < 0) i = s.length;
     if (i > start) {
       let name = strSlice(s, start, i), value = '';
       const eq = indexOf(name, '=');
@@ -1177,12 +1171,16 @@ function formParse(s) {
 // when its escapes are valid UTF-8, otherwise (Node's fallback) with every
 // code unit other than an escape taken as its low byte.
 function formDecode(s) {
-  let t = '', escapes = false;
-  for (let i = 0; i < s.length; i++) {
-    t += s[i] === '+' ? ' ' : s[i];
-    if (s[i] === '%' && hexVal(charCodeAt(s, i + 1)) >= 0 && hexVal(charCodeAt(s, i + 2)) >= 0) escapes = true;
+  let t = s;
+  if (indexOf(s, '+') >= 0) {
+    t = '';
+    for (let i = 0, j; i < s.length; i = j + 1) {
+      j = indexOf(s, '+', i);
+      if (j < 0) j = s.length;
+      t += strSlice(s, i, j) + (j < s.length ? ' ' : '');
+    }
   }
-  if (!escapes) return t;
+  if (reExec(ESCAPE, t) === null) return t;
   try { return decodeURIComponent(t); } catch {}
   const b = new U8(t.length);
   let j = 0;
@@ -1194,12 +1192,14 @@ function formDecode(s) {
     }
     b[j++] = c;
   }
-  return utf8Decode(new U8(b.buffer, 0, j), false);
+  return utf8Decode(new U8(taBuffer(b), 0, j), false);
 }
+const ESCAPE = /%[0-9A-Fa-f]{2}/, FORM_SAFE = /^[A-Za-z0-9*\-._]*$/;
 function formEncode(s) {
+  if (reExec(FORM_SAFE, s) !== null) return s;
   const b = utf8Encode(s);
   let out = '';
-  for (let i = 0; i < b.length; i++) {
+  for (let i = 0, n = taLength(b); i < n; i++) {
     const c = b[i];
     if (c === 32) out += '+';
     else if (isAlpha(c) || isDigit(c) || c === 42 || c === 45 || c === 46 || c === 95) out += fromCharCode(c);
@@ -1506,6 +1506,8 @@ function describe(v) {
   }
   const data = (k) => {
     for (let o = v; o !== null; o = getProto(o)) {
+      // Node 20's V8 has no Iterator global: iterators' constructor is Object.
+      if (o === IteratorProto && k === 'constructor') return O;
       const d = getOwn(o, k);
       if (d) return 'value' in d ? d.value : undefined;
     }
@@ -1530,31 +1532,74 @@ const TYPED = { __proto__: null };
 }
 const ERRORS = { __proto__: null, EvalError: 1, RangeError: 1, ReferenceError: 1, SyntaxError: 1, TypeError: 1, URIError: 1 };
 for (const k in ERRORS) ERRORS[k] = globalThis[k];
-const UNCLONEABLE = list();
-{
-  const gen = getProto(function* () {}).prototype, agen = getProto(async function* () {}).prototype;
-  const protos = [Promise.prototype, WeakMap.prototype, WeakSet.prototype, WeakRef.prototype,
-    FinalizationRegistry.prototype, getProto(gen), getProto(agen), IteratorProto,
-    getProto(IteratorProto[SymIterator] ? [][SymIterator]() : {}), getProto(new Map()[SymIterator]()),
-    getProto(new Set()[SymIterator]()), getProto(''[SymIterator]()), getProto(/a/[Sym.matchAll]('')),
-    ParamsIteratorProto];
-  for (let i = 0; i < protos.length; i++) push(UNCLONEABLE, protos[i]);
+// Kinds of object the clone recognises: a brand check that throws for any
+// other object, and how to clone one (null: it cannot be cloned). An
+// object's prototype chain says which kind to check first, so ordinary
+// objects, class instances and the common built-ins cost no exception.
+const ObjectProto = O.prototype;
+const byProto = new Map(), KINDS = list();
+function kind(protos, check, build, make) {
+  const k = { __proto__: null, check, build, make };
+  push(KINDS, k);
+  for (let i = 0; i < protos.length; i++) mapSet(byProto, protos[i], k);
+  return k;
 }
+const valueOf = (C) => uncurry(C.prototype.valueOf);
+kind([Date.prototype], dateTime, (v) => new Date(dateTime(v)));
+kind([RegExpProto], (v) => { if (v === RegExpProto) throw 0; reSource(v); }, (v) => {
+  let flags = '';
+  for (let i = 0; i < 8; i++) if (reFlags[i](v)) flags += 'dgimsuvy'[i];
+  return new RegExp(reSource(v), flags);
+});
+kind([ABP], abByteLength, (v) => abDetached(v) ? new ArrayBuffer(0) : copyBuffer(v));
+kind([SharedArrayBuffer.prototype], sabByteLength, (v) => v);
+kind([Map.prototype], mapSize, (v, memory, out) => {
+  const entries = list();
+  mapForEach(v, (val, key) => { push(entries, key); push(entries, val); });
+  for (let i = 0; i < entries.length; i += 2) mapSet(out, clone(entries[i], memory), clone(entries[i + 1], memory));
+}, () => new Map());
+kind([Set.prototype], setSize, (v, memory, out) => {
+  const entries = list();
+  setForEach(v, (val) => push(entries, val));
+  for (let i = 0; i < entries.length; i++) setAdd(out, clone(entries[i], memory));
+}, () => new Set());
+for (const C of [Boolean, N, S, BigInt]) { const f = valueOf(C); kind([C.prototype], f, (v) => O(f(v))); }
+kind([Sym.prototype], valueOf(Sym), null);
+kind([WeakMap.prototype], uncurry(WeakMap.prototype.has), null);
+kind([WeakSet.prototype], uncurry(WeakSet.prototype.has), null);
+kind([WeakRef.prototype], uncurry(WeakRef.prototype.deref), null);
+kind([Promise.prototype], (v) => promiseThen(v, undefined, () => {}), null);
+// Arguments objects, iterators, generators and FinalizationRegistry have no
+// side-effect-free brand check: the toStringTag or the prototype decides.
+const BY_PROTO_ONLY = (() => {
+  const gen = getProto(function* () {}).prototype, agen = getProto(async function* () {}).prototype;
+  return kind([FinalizationRegistry.prototype, gen, agen, getProto([][SymIterator]()),
+    getProto(new Map()[SymIterator]()), getProto(new Set()[SymIterator]()), getProto(''[SymIterator]()),
+    getProto(/a/[Sym.matchAll]('')), getProto(IteratorProto.map.call([][SymIterator](), (x) => x))], () => {}, null);
+})();
+KINDS.length--;
+// kindOf returns v's kind, or null for an ordinary object. An object whose
+// prototype chain holds no built-in prototype is taken as ordinary when its
+// toStringTag says so (a Map moved onto Object.prototype would pass as one).
+function kindOf(v) {
+  for (let o = getProto(v); o !== null && o !== ObjectProto; o = getProto(o)) {
+    const k = mapGet(byProto, o);
+    if (k !== undefined) {
+      if (brand(k.check, v)) return k;
+      break;
+    }
+  }
+  const tag = objToString(v);
+  if (tag === '[object Object]') return null;
+  if (tag === '[object Arguments]') return BY_PROTO_ONLY;
+  for (let i = 0; i < KINDS.length; i++) if (brand(KINDS[i].check, v)) return KINDS[i];
+  return null;
+}
+function brand(f, v) { try { f(v); return true; } catch { return false; } }
 const reFlags = list();
 {
   const names = ['hasIndices', 'global', 'ignoreCase', 'multiline', 'dotAll', 'unicode', 'unicodeSets', 'sticky'];
-  for (let i = 0; i < 8; i++) push(reFlags, getter(RegExp.prototype, names[i]));
-}
-function brand(f, v) { try { f(v); return true; } catch { return false; } }
-const weakBrands = [uncurry(WeakMap.prototype.has), uncurry(WeakSet.prototype.has), uncurry(WeakRef.prototype.deref)];
-function isUncloneable(v) {
-  if (objToString(v) === '[object Arguments]') return true;
-  for (let i = 0; i < 3; i++) if (brand(weakBrands[i], v)) return true;
-  try { promiseThen(v, undefined, () => {}); return true; } catch {}
-  for (let o = getProto(v); o !== null; o = getProto(o)) {
-    for (let i = 0; i < UNCLONEABLE.length; i++) if (o === UNCLONEABLE[i]) return true;
-  }
-  return false;
+  for (let i = 0; i < 8; i++) push(reFlags, getter(RegExpProto, names[i]));
 }
 function copyBuffer(b) {
   const len = abByteLength(b);
@@ -1584,21 +1629,17 @@ function structuredClone(value = undefined, options = undefined) {
   return c;
 }
 function clone(v, memory) {
-  if (typeof v === 'symbol') throw cloneError(describe(v));
-  if (typeof v === 'function') throw cloneError(describe(v));
+  if (typeof v === 'symbol' || typeof v === 'function') throw cloneError(describe(v));
   if (typeof v !== 'object' || v === null) return v;
   if (mapHas(memory, v)) return mapGet(memory, v);
-  let out, keys = null;
-  const remember = (o) => { mapSet(memory, v, o); return o; };
+  let out;
   if (isArray(v)) {
-    out = remember(new A(v.length));
-    keys = keysOf(v);
+    out = new A(v.length);
   } else if (isError(v)) {
-    let name = v.name;
-    name = toStr(name);
-    const Ctor = ERRORS[name] || Error;
+    const Ctor = ERRORS[toStr(v.name)] || Error;
     const md = getOwn(v, 'message'), cd = getOwn(v, 'cause'), stack = v.stack;
-    out = remember(new Ctor());
+    out = new Ctor();
+    mapSet(memory, v, out);
     delete out.stack;
     delete out.message;
     const def = (k, value) => defineProperty(out, k, { value, writable: true, configurable: true });
@@ -1606,57 +1647,35 @@ function clone(v, memory) {
     if (md && 'value' in md) def('message', toStr(md.value));
     if (cd && 'value' in cd) def('cause', clone(cd.value, memory));
     return out;
-  } else if (brand(dateTime, v)) {
-    return remember(new Date(dateTime(v)));
-  } else if (brand(reSource, v) && v !== RegExpProto) {
-    let flags = '';
-    for (let i = 0; i < 8; i++) if (reFlags[i](v)) flags += 'dgimsuvy'[i];
-    return remember(new RegExp(reSource(v), flags));
-  } else if (brand(abByteLength, v)) {
-    return remember(abDetached(v) ? new ArrayBuffer(0) : copyBuffer(v));
-  } else if (brand(sabByteLength, v)) {
-    return remember(v);
   } else if (isView(v)) {
     const tag = taTag(v);
     if (tag !== undefined) {
-      const b = clone(taBuffer(v), memory);
-      return remember(new TYPED[tag](b, taOffset(v), taLength(v)));
+      out = new TYPED[tag](clone(taBuffer(v), memory), taOffset(v), taLength(v));
+    } else {
+      out = new DataView(clone(dvBuffer(v), memory), dvOffset(v), dvByteLength(v));
     }
-    const b = clone(dvBuffer(v), memory);
-    return remember(new DataView(b, dvOffset(v), dvByteLength(v)));
-  } else if (brand(mapSize, v)) {
-    out = remember(new Map());
-    const entries = list();
-    mapForEach(v, (val, key) => { push(entries, key); push(entries, val); });
-    for (let i = 0; i < entries.length; i += 2) mapSet(out, clone(entries[i], memory), clone(entries[i + 1], memory));
-    return out;
-  } else if (brand(setSize, v)) {
-    out = remember(new Set());
-    const entries = list();
-    setForEach(v, (val) => push(entries, val));
-    for (let i = 0; i < entries.length; i++) setAdd(out, clone(entries[i], memory));
+    mapSet(memory, v, out);
     return out;
   } else {
-    const prim = wrapped(v);
-    if (prim !== undefined) return remember(O(prim[0]));
-    if (isUncloneable(v)) throw cloneError(describe(v));
-    out = remember({});
-    keys = keysOf(v);
+    const k = kindOf(v);
+    if (k !== null) {
+      if (k.build === null) throw cloneError(describe(v));
+      if (k.make) {
+        mapSet(memory, v, out = k.make());
+        k.build(v, memory, out);
+      } else mapSet(memory, v, out = k.build(v));
+      return out;
+    }
+    out = {};
   }
+  mapSet(memory, v, out);
+  const keys = keysOf(v);
   for (let i = 0; i < keys.length; i++) {
-    const k = keys[i];
-    if (getOwn(v, k) === undefined) continue;
-    defineProperty(out, k, { value: clone(v[k], memory), writable: true, enumerable: true, configurable: true });
+    const key = keys[i];
+    if (getOwn(v, key) === undefined) continue;
+    defineProperty(out, key, { value: clone(v[key], memory), writable: true, enumerable: true, configurable: true });
   }
   return out;
-}
-const valueOfs = [uncurry(Boolean.prototype.valueOf), uncurry(N.prototype.valueOf), uncurry(S.prototype.valueOf), uncurry(BigInt.prototype.valueOf)];
-const symValueOf = uncurry(Sym.prototype.valueOf);
-function wrapped(v) {
-  for (let i = 0; i < 4; i++) {
-    try { return [valueOfs[i](v)]; } catch {}
-  }
-  if (brand(symValueOf, v)) throw cloneError(describe(v));
 }
 
 // -------------------------------------------------------- crypto, performance
@@ -1699,8 +1718,8 @@ class Performance {
   #ok = true;
   constructor(key) { if (key !== perfCheck) throw nodeError(TypeError, 'ERR_ILLEGAL_CONSTRUCTOR', 'Illegal constructor'); }
   now() { perfCheck(this); return nativeNow(); }
-  get timeOrigin() { perfCheck(this); return timeOrigin; }
-  toJSON() { perfCheck(this); return { timeOrigin }; }
+  get timeOrigin() { perfCheck(this); return timeOrigin(); }
+  toJSON() { perfCheck(this); return { timeOrigin: timeOrigin() }; }
   static { perfCheck = (o) => { if (typeof o !== 'object' || o === null || !(#ok in o)) throw invalidThis('Performance'); }; }
 }
 webClass(Performance, 'Performance');
