@@ -372,9 +372,9 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	defer stopWatch()
 
 	img := h.base
-	if p.Prelude != "" && h.base != nil {
+	if prelude := h.imagePrelude(p); prelude != "" && h.base != nil {
 		var err error
-		if img, err = h.preludeImage(runCtx, p.Prelude); err != nil {
+		if img, err = h.preludeImage(runCtx, prelude); err != nil {
 			if errors.Is(err, ErrShutdown) {
 				r.stop(stopShutdown)
 			} else if runCtx.Err() != nil {

@@ -25,7 +25,7 @@ import (
 // gets the bundle as its prelude, installed with a JavaScript stand-in for
 // native.collate that answers from a table the test computes with
 // collators (see runIntlCases).
-const intlWired = false
+const intlWired = true
 
 // intlKnown lists the conformance cases known to differ from Node 20, with
 // the reason. A listed case that starts to match fails the test, so the
