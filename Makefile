@@ -5,6 +5,9 @@ GO ?= go
 GUEST_DIR := guest/quickjs
 GUEST_WASM := $(GUEST_DIR)/build/ptc-quickjs.wasm
 GUEST_INPUTS := $(GUEST_DIR)/build.sh $(wildcard $(GUEST_DIR)/csrc/*.c) $(wildcard $(GUEST_DIR)/csrc/*.patch)
+# The Intl bundle: the pinned FormatJS packages from npm, bundled by esbuild.
+GUEST_INTL := $(GUEST_DIR)/build/intl.js
+INTL_INPUTS := $(wildcard $(GUEST_DIR)/intl/*.js) $(GUEST_DIR)/intl/bundle.go $(GUEST_DIR)/intl/build.sh $(GUEST_DIR)/intl/package-lock.json
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHSTAT := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 FUZZTIME ?= 60s
@@ -16,16 +19,19 @@ TSC := $(TSC_DIR)/node_modules/.bin/tsc
 
 .PHONY: build run test lint fuzz soak bench guest guest-check tsc clean
 
-guest: $(GUEST_WASM)
+guest: $(GUEST_WASM) $(GUEST_INTL)
 
 # Rebuilt only when the pinned inputs change; build.sh installs the
 # toolchain from Debian when it is missing.
 $(GUEST_WASM): $(GUEST_INPUTS)
 	bash $(GUEST_DIR)/build.sh
 
-# The build is reproducible: the checked-in digest must match.
-guest-check: $(GUEST_WASM)
-	cd $(GUEST_DIR)/build && sha256sum -c ../ptc-quickjs.wasm.sha256
+$(GUEST_INTL): $(INTL_INPUTS)
+	sh $(GUEST_DIR)/intl/build.sh
+
+# The builds are reproducible: the checked-in digests must match.
+guest-check: $(GUEST_WASM) $(GUEST_INTL)
+	cd $(GUEST_DIR)/build && sha256sum -c ../ptc-quickjs.wasm.sha256 && sha256sum -c ../intl.js.sha256
 
 # The TypeScript compiler the sdkgen tests check declarations with, pinned
 # by sdkgen/tsc/package-lock.json. Without npm the test is skipped (and
@@ -35,28 +41,28 @@ tsc: $(TSC)
 $(TSC): $(TSC_DIR)/package.json $(TSC_DIR)/package-lock.json
 	cd $(TSC_DIR) && npm ci --no-audit --no-fund || echo "tsc: npm ci failed; TestTypeScript_tsc will be skipped"
 
-build: $(GUEST_WASM)
+build: $(GUEST_WASM) $(GUEST_INTL)
 	$(GO) build -o bin/ptc-run ./cmd/ptc-run
 
 run: build
 	./bin/ptc-run run --tools $(EXAMPLE_TOOLS) $(EXAMPLE)
 
-test: $(GUEST_WASM) tsc
+test: $(GUEST_WASM) $(GUEST_INTL) tsc
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -run '^TestAdversarial$$' .
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
-lint: $(GUEST_WASM)
+lint: $(GUEST_WASM) $(GUEST_INTL)
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 
 # Every fuzz target, FUZZTIME each: the guest boundary (FuzzABI), the SDK
 # in the guest (FuzzPrelude), and the parsers the guest or a user reaches.
-FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram
+FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram ./internal/jsonindent:FuzzLayout ./host/internal/typescript:FuzzStrip
 
-fuzz: $(GUEST_WASM)
+fuzz: $(GUEST_WASM) $(GUEST_INTL)
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		echo "fuzz $$t"; $(GO) test $${t%%:*} -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME); \
 	done
@@ -64,12 +70,12 @@ fuzz: $(GUEST_WASM)
 # Not part of make test: runaways beside well-behaved programs, start/cancel
 # cycles, Close under load; figures and the issue 10 targets. Env vars
 # (PTC_SOAK_DURATION, PTC_SOAK_KINDS, ...) are described in soak_test.go.
-soak: $(GUEST_WASM)
+soak: $(GUEST_WASM) $(GUEST_INTL)
 	$(GO) test -tags soak -run '^TestSoak$$' -timeout 30m -v -count=1 .
 
-bench: $(GUEST_WASM)
+bench: $(GUEST_WASM) $(GUEST_INTL)
 	$(GO) test -run '^$$' -bench . -count 5 ./... | tee bench.txt
 	$(GO) run $(BENCHSTAT) bench.txt
 
 clean:
-	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_WASM) $(TSC_DIR)/node_modules bench.txt
+	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_WASM) $(GUEST_INTL) $(GUEST_DIR)/intl/node_modules $(TSC_DIR)/node_modules bench.txt

@@ -546,7 +546,26 @@ func (r *run) exec(ctx context.Context, mod api.Module, src string) error {
 	if !r.syntaxOnly() {
 		return nil
 	}
-	js, m, err := typescript.Strip(src)
+	// esbuild cannot be interrupted: it runs on a goroutine of its own,
+	// and a run whose time is up does not wait for it (its work is
+	// bounded by the source limit and typescript.MaxNesting).
+	type stripped struct {
+		js  string
+		m   *typescript.Map
+		err error
+	}
+	ch := make(chan stripped, 1)
+	go func() {
+		js, m, err := typescript.Strip(src)
+		ch <- stripped{js, m, err}
+	}()
+	var st stripped
+	select {
+	case st = <-ch:
+	case <-ctx.Done():
+		return nil
+	}
+	js, m, err := st.js, st.m, st.err
 	if err != nil {
 		// Not TypeScript either: the guest's syntax error stands, unless
 		// esbuild read further (see run.syntaxMessage).

@@ -33,12 +33,39 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s (line %d, column %d)", e.Text, e.Line, e.Column)
 }
 
+// MaxNesting bounds the bracket nesting of a program Strip takes: esbuild
+// prints nested code indented, so its output, and its time, grow with the
+// square of the nesting (15 000 nested functions take minutes).
+const MaxNesting = 256
+
+// ErrTooDeep is returned for a program nested deeper than MaxNesting.
+var ErrTooDeep = errors.New("typescript: program nests too deep to strip")
+
+// nesting is the deepest bracket nesting of src, counting every bracket
+// (strings and comments included: an over-estimate is harmless).
+func nesting(src string) int {
+	d, most := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '{', '(', '[':
+			d++
+			most = max(most, d)
+		case '}', ')', ']':
+			d--
+		}
+	}
+	return most
+}
+
 // Strip removes the types from src, a TypeScript function body, and
 // returns JavaScript whose line n+1 holds what esbuild printed for the
 // body's line n (the first line is empty, for the guest's own wrapper to
 // sit on), with the map back to src. A program that is not TypeScript
 // either is an *Error.
 func Strip(src string) (string, *Map, error) {
+	if nesting(src) > MaxNesting {
+		return "", nil, ErrTooDeep
+	}
 	r := api.Transform(head+src+tail, api.TransformOptions{
 		Loader:    api.LoaderTS,
 		Sourcemap: api.SourceMapExternal,
