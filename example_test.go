@@ -94,8 +94,6 @@ func Example() {
 	// apple: 12 at 0.5
 	// pear: 0 at 0.8
 	// plum: TOOL_FAILED
-	// {
-	//   "checked": 3
-	// }
+	// {"checked": 3}
 	// 6 subcalls
 }

@@ -127,14 +127,14 @@ func TestExecute_contentShapes(t *testing.T) {
 		name, code, want string
 		isError          bool
 	}{
-		{"lines and value", `console.log("a"); console.log({b: 1}); return {c: [1]}`, "a\n{\"b\":1}\n{\n  \"c\": [\n    1\n  ]\n}", false},
+		{"lines and value", `console.log("a"); console.log({b: 1}); return {c: [1]}`, "a\n{ b: 1 }\n{\"c\": [1]}", false},
 		{"string value", `return "plain"`, "plain", false},
 		{"empty", `const x = 1`, "(run_code completed with no output)", false},
 		{"exception with output", "console.log(\"before\")\nthrow new Error(\"boom\")", "Error: code run failed (exception): Error: boom (line 2)\n\nCaptured output:\nbefore", true},
-		{"syntax", `return (`, "Error: code run failed (syntax): SyntaxError: unexpected token in expression: '}' (at the end of the program)", true},
+		{"syntax", `return (`, "Error: code run failed (syntax): SyntaxError: Unexpected \"}\" (at the end of the program)", true},
 		{"sdk call", `const w = await tools.get_weather({city: "Paris"}); return w.sky + " " + w.tempC`, "clear 21", false},
 		{"tool error caught", `try { await tools.get_weather({city: "Atlantis"}) } catch (e) { return [e.name, e.code, e.tool, e.message, e instanceof ToolError] }`,
-			"[\n  \"ToolError\",\n  \"TOOL_FAILED\",\n  \"get_weather\",\n  \"city not found: Atlantis\",\n  true\n]", false},
+			"[\"ToolError\", \"TOOL_FAILED\", \"get_weather\", \"city not found: Atlantis\", true]", false},
 		{"tool error uncaught", `await tools.get_weather({city: "Atlantis"})`, "Error: code run failed (exception): ToolError: city not found: Atlantis", true},
 		{"invalid arguments", `try { await tools.get_weather({town: "Paris"}) } catch (e) { return e.code }`, "INVALID_ARGUMENTS", false},
 		{"unknown tool", `try { await __ptc_call("nope", {}) } catch (e) { return e.code + ": " + e.message }`, `UNKNOWN_TOOL: tool "nope": unknown tool in deployment`, false},
@@ -359,7 +359,7 @@ func TestExecute_images(t *testing.T) {
 		const b = await tools.snapshot({city: "Oslo"});
 		return [a, b]`)
 	require.False(t, r.IsError)
-	require.Equal(t, "[\n  \"photo of Paris\",\n  \"photo of Oslo\"\n]\n"+
+	require.Equal(t, "[\"photo of Paris\", \"photo of Oslo\"]\n"+
 		"Image from snapshot (call 1):\n[image image/png 9 bytes]\n"+
 		"Image from snapshot (call 4):\n[image image/png 9 bytes]", ptc.ContentText(r.Content))
 	require.Equal(t, png, r.Content[2].Data)
@@ -464,7 +464,7 @@ func TestExecute_toolSetApplies(t *testing.T) {
 	require.NoError(t, err)
 	defer ex.Close(context.Background())
 
-	prog := runCall(`return [typeof tools.secret, await __ptc_call("secret", {}).catch((e) => e.code)]`)
+	prog := runCall(`return [Object.hasOwn(tools, "secret"), await __ptc_call("secret", {}).catch((e) => e.code)]`)
 	for _, enabled := range []bool{false, true} {
 		on.Store(enabled)
 		set, err := reg.Resolve(context.Background(), registry.Step{})
@@ -472,9 +472,9 @@ func TestExecute_toolSetApplies(t *testing.T) {
 		desc := ex.Describe(registry.Scope{}, set).Description
 		require.Equal(t, enabled, strings.Contains(desc, "secret("), desc)
 		r := ex.Execute(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{prog}, ToolSet: set})[0]
-		want := `["undefined","UNKNOWN_TOOL"]`
+		want := `[false,"UNKNOWN_TOOL"]`
 		if enabled {
-			want = `["function","s3cret"]`
+			want = `[true,"s3cret"]`
 		}
 		require.JSONEq(t, want, string(r.Run.ReturnValue))
 		set.Dispose()

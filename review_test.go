@@ -55,21 +55,22 @@ func TestExecute_undeliverableValues(t *testing.T) {
 	}
 }
 
-// Subcalls a program never awaits are all recorded, and their images never
-// reach the content: it does not depend on how the race went.
+// Subcalls a program never awaits are all recorded and, as in Node, the
+// run ends only when they have settled: they are received and their images
+// reach the content, in call order, however the race went.
 func TestExecute_unawaitedSubcalls(t *testing.T) {
 	f := newFixture(t, host.Limits{}, imageTool("pic", func(json.RawMessage) any { return "p" }))
 	for range 20 {
 		r := f.run(t, `tools.pic({}); tools.pic({}); return "done"`)
-		require.Equal(t, "done", ptc.ContentText(r.Content))
+		require.Equal(t, "done\nImage from pic (call 1):\n[image image/png 3 bytes]\nImage from pic (call 2):\n[image image/png 3 bytes]", ptc.ContentText(r.Content))
 		require.Len(t, r.Subcalls, 2)
 		require.Equal(t, 2, r.Run.Subcalls)
 		for _, sc := range r.Subcalls {
-			require.False(t, sc.Received)
+			require.True(t, sc.Received)
 		}
 	}
 	r := f.run(t, `const p = tools.pic({}); tools.pic({}); await p; return "done"`)
-	require.Equal(t, "done\nImage from pic (call 1):\n[image image/png 3 bytes]", ptc.ContentText(r.Content))
+	require.Equal(t, "done\nImage from pic (call 1):\n[image image/png 3 bytes]\nImage from pic (call 2):\n[image image/png 3 bytes]", ptc.ContentText(r.Content))
 }
 
 // Cancellation while a serial call waits behind parallel ones: the running

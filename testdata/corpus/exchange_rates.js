@@ -4,7 +4,7 @@ const amountUSD = 12_500;
 const targets = ["EUR", "GBP", "JPY", "CHF", "INR", "BTC"];
 const settled = await Promise.allSettled(targets.map((to) => tools.get_exchange_rate({ from: "USD", to })));
 
-const locales = { EUR: "de-DE", GBP: "en-GB", JPY: "ja-JP", CHF: "de-CH", INR: "hi-IN" };
+const locales = { EUR: "de-DE", GBP: "en-GB", JPY: "ja-JP", CHF: "fr-FR", INR: "en-GB" };
 const converted = {};
 settled.forEach((r, i) => {
   const to = targets[i];

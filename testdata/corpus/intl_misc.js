@@ -22,5 +22,5 @@ console.log(new Intl.NumberFormat("en-US", { signDisplay: "always" }).format(5),
 const parts = new Intl.DateTimeFormat("en-US", { year: "numeric", month: "2-digit", day: "2-digit", hour: "2-digit", minute: "2-digit", timeZone: "Asia/Kolkata" }).formatToParts(new Date("2024-03-28T17:30:00Z"));
 console.log(Object.fromEntries(parts.filter((p) => p.type !== "literal").map((p) => [p.type, p.value])));
 console.log(new Intl.DateTimeFormat("en-US").resolvedOptions().timeZone, Intl.NumberFormat().resolvedOptions().locale);
-console.log(new Intl.DisplayNames(["en"], { type: "region" }).of("DE"), new Intl.DisplayNames(["en"], { type: "currency" }).of("JPY"));
+console.log(Intl.getCanonicalLocales(["EN-us", "de-de"]).join(" "));
 console.log(Intl.DateTimeFormat.supportedLocalesOf(["en-US", "fr-FR", "de-DE"]));

@@ -5,7 +5,7 @@ const names = accounts.map((a) => a.name);
 
 console.log("default sort:", [...names].sort());
 console.log("localeCompare:", [...names].sort((a, b) => a.localeCompare(b)));
-console.log("sv:", [...names].sort((a, b) => a.localeCompare(b, "sv")));
+console.log("fr:", [...names].sort((a, b) => a.localeCompare(b, "fr")));
 console.log("de base:", [...names].sort(new Intl.Collator("de", { sensitivity: "base" }).compare));
 
 const skus = ["item10", "item2", "Item1", "item20", "item1"];

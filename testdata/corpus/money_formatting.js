@@ -11,8 +11,8 @@ console.log("Fixed:", total.toFixed(2));
 const eur = new Intl.NumberFormat("de-DE", { style: "currency", currency: "EUR" });
 const gbp = new Intl.NumberFormat("en-GB", { style: "currency", currency: "GBP" });
 const jpy = new Intl.NumberFormat("ja-JP", { style: "currency", currency: "JPY" });
-const inr = new Intl.NumberFormat("en-IN", { style: "currency", currency: "INR" });
-const chf = new Intl.NumberFormat("de-CH", { style: "currency", currency: "CHF" });
+const inr = new Intl.NumberFormat("en-GB", { style: "currency", currency: "INR" });
+const chf = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "CHF" });
 const fr = new Intl.NumberFormat("fr-FR", { style: "currency", currency: "EUR" });
 for (const [label, f] of [["EUR", eur], ["GBP", gbp], ["JPY", jpy], ["INR", inr], ["CHF", chf], ["FR", fr]]) {
   console.log(`${label.padEnd(4)}${f.format(total)}`);

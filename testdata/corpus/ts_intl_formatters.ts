@@ -24,7 +24,7 @@ function makeFormatters(locale: string, timeZone = "UTC"): Formatters {
 }
 
 const { orders } = await tools.list_orders({ customerId: "C-1002" });
-const locales: Array<[string, string]> = [["en-US", "America/Chicago"], ["de-DE", "Europe/Berlin"], ["ja-JP", "Asia/Tokyo"], ["pt-BR", "America/Sao_Paulo"]];
+const locales: Array<[string, string]> = [["en-US", "America/Chicago"], ["de-DE", "Europe/Berlin"], ["ja-JP", "Asia/Tokyo"], ["es-ES", "Europe/Madrid"]];
 for (const [locale, tz] of locales) {
   const f = makeFormatters(locale, tz);
   const o = orders[0]!;

@@ -321,6 +321,19 @@
     return true;
   };
 
+  // --- Date strings as Node's: the zone's name after its offset ---
+
+  // The run's time zone is UTC; V8 names it, QuickJS does not.
+  for (const name of ['toString', 'toTimeString']) {
+    const orig = uncurry(Date.prototype[name]);
+    hidden(Date.prototype, name, {
+      [name]() {
+        const s = orig(this);
+        return s === 'Invalid Date' ? s : s + ' (Coordinated Universal Time)';
+      },
+    }[name]);
+  }
+
   // --- modules: there are none ---
 
   const noModules = 'there are no modules here: tools is a global (call tools.NAME(args) directly), and no import, export or require is needed';
