@@ -975,15 +975,26 @@ static void finish_ok(JSValueConst v) {
     dbuf_init(&pj);
     dbuf_putstr(&pj, "{\"value\":");
     int pr = plain_json(v, &pj);
-    if (pr != 0) {
+    if (pr > 0) {
         dbuf_putc(&pj, '}');
         out_of_memory_if(pj.error);
-        if (pr > 0) finish_str(KIND_OK, (const char *)pj.buf, pj.size);
-        else finish_exception(KIND_EXCEPTION);
+        finish_str(KIND_OK, (const char *)pj.buf, pj.size);
         dbuf_free(&pj);
         return;
     }
     dbuf_free(&pj);
+    if (pr < 0) {
+        // A getter, a toJSON or a proxy trap threw: inspect.js shows the
+        // value as Node would, the throwing parts included.
+        JSValue e = JS_GetException(ctx);
+        int uncatchable = JS_IsUncatchableError(e);
+        if (uncatchable) {
+            JS_Throw(ctx, e);
+            finish_exception(KIND_EXCEPTION);
+            return;
+        }
+        JS_FreeValue(ctx, e);
+    }
     JSValue r = JS_Call(ctx, return_value_fn, JS_UNDEFINED, 1, &v);
     if (JS_IsException(r)) {
         finish_exception(KIND_EXCEPTION);

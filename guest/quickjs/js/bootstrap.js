@@ -102,7 +102,18 @@
   const inspect = (v) => loadPrinting().inspect(v);
   // returnValue renders a return value that is not plain data (finish_ok
   // in glue.c writes plain data itself): a Map, a BigInt, a cycle, ...
-  const returnValue = (v) => loadPrinting().returnValue(v);
+  // If even that throws (a hostile Proxy), the value is shown as console.log
+  // would show it, with no JSON form: the return value never fails the run.
+  const returnValue = (v) => {
+    const p = loadPrinting();
+    try {
+      return p.returnValue(v);
+    } catch (e) {
+      let text;
+      try { text = p.inspect(v); } catch (e2) { text = '<Inspection threw>'; }
+      return ['text', text, 'null'];
+    }
+  };
 
   // --- tool calls ---
 
