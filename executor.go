@@ -194,14 +194,15 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 
 	env := br.env
 	env.Parent = exec.CallID
-	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(e.limits.InFlight), rep: rep, resultBytes: e.limits.ResultBytes}
+	sdk := e.sdks.get(env.Agent, env.ToolSet)
+	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(e.limits.InFlight), rep: rep, resultBytes: e.limits.ResultBytes, sdk: sdk}
 	lim := e.limits
 	// The executor keeps the in-flight limit itself, in issue order; the
 	// host must hand every call over at once.
 	lim.InFlight = lim.Subcalls
 	p := host.Program{
 		Source:     a.Code,
-		Prelude:    e.sdks.get(env.Agent, env.ToolSet).JS(),
+		Prelude:    sdk.JS(),
 		Dispatcher: d,
 		Limits:     lim,
 		Clock:      e.clock,
@@ -233,6 +234,7 @@ type dispatcher struct {
 	order       *order
 	rep         *report
 	resultBytes int
+	sdk         *sdk // the run's SDK, whose names the messages use
 }
 
 // Dispatch implements host.Dispatcher.
@@ -244,7 +246,7 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	if admitted {
 		d.order.leave()
 	}
-	reply := d.reply(o)
+	reply := d.reply(o, c)
 	sc := Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: reply.Err == nil, Outcome: o}
 	if reply.Err != nil {
 		sc.Code = pipeline.Code(reply.Err.Code)
@@ -257,9 +259,9 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 
 // reply is what the program receives for an outcome: its value, or a
 // failure, also when the value cannot be delivered.
-func (d *dispatcher) reply(o *pipeline.Outcome) host.Reply {
+func (d *dispatcher) reply(o *pipeline.Outcome, c host.Call) host.Reply {
 	if !o.OK() {
-		return host.Reply{Err: &host.CallError{Code: string(o.Code()), Message: o.Reason()}}
+		return host.Reply{Err: &host.CallError{Code: string(o.Code()), Message: d.sdk.teach(c.Name, c.Args, o)}}
 	}
 	v, err := o.ValueJSON()
 	if err != nil {

@@ -17,8 +17,9 @@ type sdk struct {
 	gen   uint64
 	tools []sdkgen.Tool
 
-	jsOnce, tsOnce, descOnce sync.Once
-	js, ts, desc             string
+	jsOnce, tsOnce, descOnce, namesOnce sync.Once
+	js, ts, desc                        string
+	names                               []string // method names, see methods
 }
 
 // description returns run_code's description over these tools, made by

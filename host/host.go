@@ -3,8 +3,8 @@ package host
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
 	crand "crypto/rand"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
