@@ -137,7 +137,7 @@ func TestExecute_contentShapes(t *testing.T) {
 			"[\"ToolError\", \"TOOL_FAILED\", \"get_weather\", \"city not found: Atlantis\", true]", false},
 		{"tool error uncaught", `await tools.get_weather({city: "Atlantis"})`, "Error: code run failed (exception): ToolError: city not found: Atlantis", true},
 		{"invalid arguments", `try { await tools.get_weather({town: "Paris"}) } catch (e) { return e.code }`, "INVALID_ARGUMENTS", false},
-		{"unknown tool", `try { await __ptc_call("nope", {}) } catch (e) { return e.code + ": " + e.message }`, `UNKNOWN_TOOL: tool "nope": unknown tool in deployment`, false},
+		{"unknown tool", `try { await __ptc_call("nope", {}) } catch (e) { return e.code + ": " + e.message }`, `UNKNOWN_TOOL: tools.nope is not a tool. The tools are: get_weather.`, false},
 		{"sdk is frozen", `"use strict"; try { tools.x = 1 } catch (e) { return e.name }`, "TypeError", false},
 		{"promise all", `const r = await Promise.all(["Paris", "Oslo"].map((city) => tools.get_weather({city}))); return r.map((w) => w.sky).join(",")`, "clear,snow", false},
 	}

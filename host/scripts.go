@@ -159,17 +159,34 @@ const intlWarmup = `
 var intlMarkers = []string{"Intl", "toLocale", "localeCompare"}
 
 // imagePrelude is the prelude whose image a run starts from: the
-// program's own, followed by intlWarmup when the program mentions Intl and
-// the guest has the bundle. A program that reaches Intl without naming it
-// still gets it, on first use.
+// program's own, or, when the program mentions Intl, the program's
+// followed by intlWarmup once that image is built. The first such run
+// starts the build in the background and loads Intl itself, on first
+// use, as does a program that reaches Intl without naming it: a run never
+// waits for the warm image, which only later runs of the same host (and
+// tool set) use.
 func (h *Host) imagePrelude(p Program) string {
-	if h.scripts.intlSrc == nil {
+	if h.scripts.intlSrc == nil || h.base == nil || !mentionsIntl(p.Source) {
 		return p.Prelude
 	}
-	for _, m := range intlMarkers {
-		if strings.Contains(p.Source, m) {
-			return p.Prelude + intlWarmup
-		}
+	warm := p.Prelude + intlWarmup
+	if _, ok := h.preludes.readyImage(warm); ok {
+		return warm
+	}
+	if h.enter() {
+		go func() {
+			defer h.runs.Done()
+			_, _ = h.preludeImage(h.life, warm)
+		}()
 	}
 	return p.Prelude
+}
+
+func mentionsIntl(src string) bool {
+	for _, m := range intlMarkers {
+		if strings.Contains(src, m) {
+			return true
+		}
+	}
+	return false
 }

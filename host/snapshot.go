@@ -85,6 +85,22 @@ func (h *Host) preludeImage(ctx context.Context, src string) (*image, error) {
 	return e.img, e.err
 }
 
+// readyImage returns the image of src if it is built, without waiting.
+func (c *preludeCache) readyImage(src string) (*image, bool) {
+	c.mu.Lock()
+	e, ok := c.entries[src]
+	c.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	select {
+	case <-e.ready:
+		return e.img, e.err == nil
+	default:
+		return nil, false
+	}
+}
+
 // evictLocked drops the least recently used finished entry.
 func (c *preludeCache) evictLocked() {
 	var victim string

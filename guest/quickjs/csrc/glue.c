@@ -55,9 +55,10 @@ static JSValue settle_fn, describe_fn, string_fn, keep_shapes, tool_error_fn, da
 static JSValue object_proto, array_proto;
 static JSValue timer_next_fn, timer_fire_fn, return_value_fn, load_intl_fn;
 static int pending_calls;
-// Timers pending (live) and those of them that keep a settled run alive
-// (keep), as bootstrap.js reports them; the run's timer limit.
-static int timers_live, timers_keep;
+// Timers pending (live), those of them that keep a settled run alive (keep:
+// ref'd timeouts) and those that keep a pending one alive (refd: ref'd
+// timeouts and intervals), as bootstrap.js reports them; the timer limit.
+static int timers_live, timers_keep, timers_refd;
 static uint32_t timer_limit = 1000;
 // The run's start on the monotonic clock (ns) and the wall clock (ms).
 static int64_t run_start_ns;
@@ -722,7 +723,9 @@ static JSValue native_random_bytes(JSContext *c, JSValueConst this_val, int argc
 
 static JSValue native_timers(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
     (void)this_val;
-    if (argc < 2 || JS_ToInt32(c, &timers_live, argv[0]) < 0 || JS_ToInt32(c, &timers_keep, argv[1]) < 0) return JS_EXCEPTION;
+    if (argc < 3 || JS_ToInt32(c, &timers_live, argv[0]) < 0 || JS_ToInt32(c, &timers_keep, argv[1]) < 0 ||
+        JS_ToInt32(c, &timers_refd, argv[2]) < 0)
+        return JS_EXCEPTION;
     return JS_UNDEFINED;
 }
 
@@ -1285,6 +1288,7 @@ static int settle(int32_t id, char *buf, uint32_t rlen) {
 }
 
 static void event_loop(JSValueConst promise);
+static int deliver(int64_t w);
 
 static const char prefix[] = "(async function () {";
 static const char suffix[] = "\n})";
@@ -1385,7 +1389,7 @@ static void event_loop(JSValueConst promise) {
             return;
         }
         int settled = st == JS_PROMISE_FULFILLED;
-        if (pending_calls == 0 && (settled ? timers_keep == 0 : timers_live == 0)) {
+        if (pending_calls == 0 && (settled ? timers_keep == 0 : timers_refd == 0)) {
             if (settled) {
                 JSValue v = JS_PromiseResult(ctx, promise);
                 finish_ok(v);
@@ -1406,6 +1410,18 @@ static void event_loop(JSValueConst promise) {
             JS_FreeValue(ctx, nv);
             if (due >= 0) {
                 double now = now_ms();
+                if (due <= now && pending_calls > 0) {
+                    // A timer is due; first take a completed call, if
+                    // any, as Node polls I/O on every turn of its loop (a
+                    // setImmediate loop must not starve the calls).
+                    int64_t w = host_call_wait(0);
+                    if (w < 0) halt();
+                    if (w > 0 && deliver(w) < 0) {
+                        finish_exception(KIND_EXCEPTION);
+                        return;
+                    }
+                    if (w > 0) continue;
+                }
                 if (due <= now) {
                     JSValue arg = JS_NewFloat64(ctx, now);
                     JSValue fr = JS_Call(ctx, timer_fire_fn, JS_UNDEFINED, 1, (JSValueConst *)&arg);
@@ -1422,18 +1438,24 @@ static void event_loop(JSValueConst promise) {
         int64_t w = host_call_wait(timeout_ns);
         if (w < 0) halt();
         if (w == 0) continue; // a timer is due
-        int32_t id = (int32_t)(w >> 32);
-        uint32_t rlen = (uint32_t)(w & 0xffffffffu);
-        char *buf = malloc(rlen + 1);
-        if (!buf) JS_PtcOutOfMemory();
-        if (host_call_read(id, buf, rlen) != 0) halt();
-        int r2 = settle(id, buf, rlen);
-        free(buf);
-        if (r2 < 0) {
+        if (deliver(w) < 0) {
             finish_exception(KIND_EXCEPTION);
             return;
         }
     }
+}
+
+// deliver reads the completed call call_wait announced in w and settles
+// its promise; -1 with an exception pending when the run must end.
+static int deliver(int64_t w) {
+    int32_t id = (int32_t)(w >> 32);
+    uint32_t rlen = (uint32_t)(w & 0xffffffffu);
+    char *buf = malloc(rlen + 1);
+    if (!buf) JS_PtcOutOfMemory();
+    if (host_call_read(id, buf, rlen) != 0) halt();
+    int r = settle(id, buf, rlen);
+    free(buf);
+    return r;
 }
 
 // ptc_linemap gives the glue the line map of a stripped TypeScript program

@@ -212,7 +212,10 @@
   // they reach the top. live counts the timers not cleared, keep those of
   // them that keep a settled run alive (ref'd timeouts; never an interval).
   const heap = [];
-  let size = 0, seq = 0, live = 0, keep = 0, nextId = 1;
+  // refd counts the live timers that are ref'd (intervals too): they keep a
+  // run whose body is still pending alive. dead counts cleared timers still
+  // in the heap; once they are most of it, it is rebuilt without them.
+  let size = 0, seq = 0, live = 0, keep = 0, refd = 0, dead = 0, nextId = 1;
   const byId = new Map();
   const mapGet = uncurry(Map.prototype.get), mapSet = uncurry(Map.prototype.set), mapDelete = uncurry(Map.prototype.delete);
   const before = (a, b) => a.due < b.due || (a.due === b.due && a.seq < b.seq);
@@ -243,19 +246,28 @@
     }
     return top;
   };
-  const report = () => native.timers(live, keep);
+  const report = () => native.timers(live, keep, refd);
+  const bury = () => {
+    if (++dead <= 64 || dead * 2 <= size) return;
+    const all = [];
+    for (let i = 0; i < size; i++) if (!heap[i].cancelled) all[all.length] = heap[i];
+    for (let i = 0; i < size; i++) heap[i] = undefined;
+    size = 0;
+    dead = 0;
+    for (let i = 0; i < all.length; i++) push(all[i]);
+  };
   const keeps = (t) => t.ref && !t.repeat;
   const TIMEOUT_MAX = 2147483647;
   const timerLimit = () => native.timerLimit();
 
   class Timeout {
     constructor(id) { hidden(this, '_id', id); }
-    ref() { const t = mapGet(byId, this._id); if (t && !t.ref) { t.ref = true; if (keeps(t)) keep++; report(); } return this; }
-    unref() { const t = mapGet(byId, this._id); if (t && t.ref) { if (keeps(t)) keep--; t.ref = false; report(); } return this; }
+    ref() { const t = mapGet(byId, this._id); if (t && !t.ref) { t.ref = true; refd++; if (keeps(t)) keep++; report(); } return this; }
+    unref() { const t = mapGet(byId, this._id); if (t && t.ref) { if (keeps(t)) keep--; refd--; t.ref = false; report(); } return this; }
     hasRef() { const t = mapGet(byId, this._id); return t ? t.ref : false; }
     refresh() {
       const t = mapGet(byId, this._id);
-      if (t) { t.cancelled = true; const n = { ...t, cancelled: false, due: native.now() + t.delay, seq: seq++ }; mapSet(byId, this._id, n); push(n); }
+      if (t) { t.cancelled = true; const n = { ...t, cancelled: false, due: native.now() + t.delay, seq: seq++ }; mapSet(byId, this._id, n); push(n); bury(); }
       return this;
     }
     close() { clear(this); return this; }
@@ -279,6 +291,7 @@
     mapSet(byId, id, t);
     push(t);
     live++;
+    refd++;
     if (keeps(t)) keep++;
     report();
     return new Timeout(id);
@@ -293,8 +306,10 @@
     mapDelete(byId, id);
     t.cancelled = true;
     live--;
+    if (t.ref) refd--;
     if (keeps(t)) keep--;
     report();
+    bury();
   };
   const rest = (a, from) => { const r = []; for (let i = from; i < a.length; i++) r[i - from] = a[i]; return r; };
   const timerGlobals = {
@@ -310,7 +325,7 @@
   // timerNext is the time (native.now's scale) the next timer is due, or
   // -1 when none is pending; the glue waits until then.
   const timerNext = () => {
-    while (size > 0 && heap[0].cancelled) pop();
+    while (size > 0 && heap[0].cancelled) { pop(); dead--; }
     return size > 0 ? heap[0].due : -1;
   };
   // timerFire runs the first timer if it is due at now; the glue runs the
@@ -325,6 +340,7 @@
     } else {
       mapDelete(byId, t.id);
       live--;
+      if (t.ref) refd--;
       if (keeps(t)) keep--;
     }
     report();
