@@ -19,6 +19,15 @@
 // runs, stops the running ones once its context is done, and waits for
 // them.
 //
+// The guest's imports (module "ptc") are write, interrupted, call_start,
+// call_wait(timeout_ns) (which also serves the guest's timers: it returns 0
+// when the timeout passes first), call_read, finish, script (the bytecode
+// of the guest's own scripts, which the host compiles once: bootstrap,
+// inspect, web and the Intl bundle, the last two loaded on first use) and
+// collate (Intl.Collator's CLDR collation, golang.org/x/text/collate). A
+// program the guest cannot parse is tried as TypeScript (esbuild), in the
+// same instance, with positions mapped back (RATIONALE.md).
+//
 // The host knows nothing of tool registries or policy: a subcall is a name
 // and JSON arguments handed to the dispatcher, and its [Reply] is handed
 // back to the program, which awaits it as a promise.

@@ -3,7 +3,7 @@
 //
 // Each one is a deterministic difference between the CLDR data FormatJS
 // ships and what ICU 78 (CLDR 48), and so Node 20, does with it; each is
-// named in guest/quickjs/intl/RATIONALE.md and checked by
+// named in RATIONALE.md ("Why FormatJS in the guest and x/text for collation?") and checked by
 // testdata/intl/cases.json.
 
 const patched = new WeakSet();
