@@ -497,6 +497,18 @@ func (r *run) fillFrom(out *Outcome) {
 		r.syntaxMessage(out)
 	} else if r.finishKind == guestException {
 		out.Message += r.where(e.Stack)
+		if engineTypeError(e.Message) {
+			// QuickJS rarely names what was not a function or an object:
+			// the line, with a caret at the call, does.
+			if line, col, ok := stackPosition(e.Stack); ok {
+				if lines := strings.Split(r.src, "\n"); line <= len(lines) {
+					if line == 1 && r.ts == nil {
+						col -= prefixBytes
+					}
+					out.Message += excerpt(lines[line-1], col)
+				}
+			}
+		}
 	}
 	switch r.finishKind {
 	case guestSyntax:
@@ -557,6 +569,20 @@ func (r *run) retry(m *typescript.Map) {
 	defer r.mu.Unlock()
 	r.finished, r.finishKind, r.finishData = false, 0, nil
 	r.ts = m
+}
+
+// engineTypeError reports whether msg is one of QuickJS's TypeErrors about
+// a value used as what it is not, which rarely name the value.
+func engineTypeError(msg string) bool {
+	if !strings.HasPrefix(msg, "TypeError: ") {
+		return false
+	}
+	for _, m := range []string{"not a function", "not an object", "not a constructor", "cannot read property", "cannot set property", "is not iterable"} {
+		if strings.Contains(msg, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // noModules is the syntax error of an import or export statement.
