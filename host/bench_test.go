@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptchost/ptc/host"
 )
@@ -91,6 +92,27 @@ func BenchmarkHost_Run(b *testing.B) {
 				b.Fatal(out.Text())
 			}
 		}
+	})
+	// Intl from a run: "lazy" reaches it without naming it, so it loads the
+	// bundle's bytecode on first use; "warm" names it and starts from the
+	// image with Intl installed (built before the timing starts).
+	const intlProg = `const d = new Date(Date.UTC(2024, 2, 10));
+		return [(192500.7)[%q]("en-US", {style: "currency", currency: "USD"}), d[%q]("de-DE", {dateStyle: "long"})].join(" ")`
+	const intlWant = "$192,500.70 10. März 2024"
+	b.Run("intl_lazy", func(b *testing.B) {
+		benchRun(b, h, host.Program{Source: fmt.Sprintf(intlProg, "to"+"Locale"+"String", "to"+"Locale"+"DateString")}, intlWant)
+	})
+	b.Run("intl_warm", func(b *testing.B) {
+		p := host.Program{Source: fmt.Sprintf(intlProg, "toLocaleString", "toLocaleDateString") + " // Intl"}
+		deadline := time.Now().Add(time.Minute)
+		for time.Now().Before(deadline) { // the first run starts the image's build
+			h.Run(context.Background(), p)
+			if h.Run(context.Background(), p).MemoryBytes > 8<<20 {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+		benchRun(b, h, p, intlWant)
 	})
 	b.Run("memory_grow_40MB", func(b *testing.B) {
 		benchRun(b, h, host.Program{Source: `
