@@ -623,6 +623,22 @@ static JSValue ser_problem(struct ser *s) {
     return msg;
 }
 
+// ser_new starts a serialisation (strict for a return value) with its
+// limits; NULL when out of memory. Free it with dbuf_free(&s->b), js_free.
+static struct ser *ser_new(JSContext *c, int strict, uint32_t bytes, uint32_t depth) {
+    struct ser *s = js_malloc(c, sizeof *s);
+    if (!s) return NULL;
+    s->c = c;
+    s->depth = 0;
+    s->problem = NULL;
+    s->limit = 0;
+    s->strict = strict;
+    s->bytes_limit = bytes;
+    s->depth_limit = depth;
+    dbuf_init(&s->b);
+    return s;
+}
+
 // serialise_args writes args as JSON into b. It returns 0, -1 with an
 // exception pending, or 1 with *problem set to the message for a value
 // JSON cannot hold.
@@ -631,16 +647,8 @@ static int serialise_args(JSContext *c, JSValueConst args, DynBuf *b, JSValue *p
         dbuf_putstr(b, "{}");
         return 0;
     }
-    struct ser *s = js_malloc(c, sizeof *s);
+    struct ser *s = ser_new(c, 0, args_bytes_limit, args_depth_limit);
     if (!s) return -1;
-    s->c = c;
-    s->depth = 0;
-    s->problem = NULL;
-    s->limit = 0;
-    s->strict = 0;
-    s->bytes_limit = args_bytes_limit;
-    s->depth_limit = args_depth_limit;
-    dbuf_init(&s->b);
     int r = ser_value(s, args);
     if (r == SER_OMIT) {
         s->problem = JS_IsSymbol(args) ? "is a symbol" : "is a function";
@@ -935,16 +943,8 @@ static void finish_exception(int32_t kind) {
 // ser.strict); it returns 1 then, 0 when it is not (with nothing pending),
 // -1 with an exception pending (a getter or toJSON threw).
 static int plain_json(JSValueConst v, DynBuf *b) {
-    struct ser *s = js_malloc(ctx, sizeof *s);
+    struct ser *s = ser_new(ctx, 1, UINT32_MAX, ARGS_MAX_DEPTH);
     if (!s) return -1;
-    s->c = ctx;
-    s->depth = 0;
-    s->problem = NULL;
-    s->limit = 0;
-    s->strict = 1;
-    s->bytes_limit = UINT32_MAX;
-    s->depth_limit = ARGS_MAX_DEPTH;
-    dbuf_init(&s->b);
     int r = ser_value(s, v);
     for (int i = 0; i < s->depth; i++)
         if (s->keys[i]) JS_FreeCString(ctx, s->keys[i]);
