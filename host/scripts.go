@@ -83,8 +83,11 @@ func (h *Host) compile(ctx context.Context, srcs ...[]byte) ([][]byte, error) {
 	out := make([][]byte, len(srcs))
 	for i, src := range srcs {
 		ptr, err := r.load(cctx, mod, string(src))
-		if err != nil || ptr == 0 {
-			return nil, fmt.Errorf("compile guest script: %w", errors.Join(err, errors.New("no memory")))
+		if err != nil {
+			return nil, fmt.Errorf("compile guest script: %w", err)
+		}
+		if ptr == 0 {
+			return nil, errors.New("compile guest script: out of memory")
 		}
 		res, err := fn.Call(cctx, uint64(ptr), uint64(len(src)))
 		if err != nil {

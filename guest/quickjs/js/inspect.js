@@ -2105,6 +2105,20 @@
     return formatWithOptionsInternal(undefined, args);
   }
 
+  // formatInteger is %d (toNumber: NumberCtor) and %i (NumberParseInt): a
+  // bigint as itself, a symbol as NaN, anything else converted.
+  function formatInteger(v, toNumber, inspectOptions) {
+    if (typeof v === 'bigint') return formatBigIntNoColor(v, inspectOptions);
+    if (typeof v === 'symbol') return 'NaN';
+    let n;
+    try {
+      n = toNumber(v);
+    } catch {
+      n = NaN;
+    }
+    return formatNumberNoColor(n, inspectOptions);
+  }
+
   function formatWithOptionsInternal(inspectOptions, args) {
     const first = args[0];
     let a = 0;
@@ -2139,46 +2153,18 @@
               case 106: // 'j'
                 tempStr = tryStringify(args[++a]);
                 break;
-              case 100: { // 'd'
-                const tempNum = args[++a];
-                if (typeof tempNum === 'bigint') {
-                  tempStr = formatBigIntNoColor(tempNum, inspectOptions);
-                } else if (typeof tempNum === 'symbol') {
-                  tempStr = 'NaN';
-                } else {
-                  let n;
-                  try {
-                    n = NumberCtor(tempNum);
-                  } catch {
-                    n = NaN;
-                  }
-                  tempStr = formatNumberNoColor(n, inspectOptions);
-                }
+              case 100: // 'd'
+                tempStr = formatInteger(args[++a], NumberCtor, inspectOptions);
                 break;
-              }
               case 79: // 'O'
                 tempStr = inspect(args[++a], inspectOptions);
                 break;
               case 111: // 'o'
                 tempStr = inspect(args[++a], { __proto__: null, ...inspectOptions, showHidden: true, showProxy: true, depth: 4 });
                 break;
-              case 105: { // 'i'
-                const tempInteger = args[++a];
-                if (typeof tempInteger === 'bigint') {
-                  tempStr = formatBigIntNoColor(tempInteger, inspectOptions);
-                } else if (typeof tempInteger === 'symbol') {
-                  tempStr = 'NaN';
-                } else {
-                  let n;
-                  try {
-                    n = NumberParseInt(tempInteger);
-                  } catch {
-                    n = NaN;
-                  }
-                  tempStr = formatNumberNoColor(n, inspectOptions);
-                }
+              case 105: // 'i'
+                tempStr = formatInteger(args[++a], NumberParseInt, inspectOptions);
                 break;
-              }
               case 102: { // 'f'
                 const tempFloat = args[++a];
                 if (typeof tempFloat === 'symbol') {
