@@ -17,7 +17,13 @@ EXAMPLE_TOOLS ?= testdata/tools/weather.json
 TSC_DIR := sdkgen/tsc
 TSC := $(TSC_DIR)/node_modules/.bin/tsc
 
-.PHONY: build run test lint fuzz soak bench guest guest-check tsc clean
+# The MCP servers the mcp and ptc-run tests run (nobody here wrote them),
+# pinned by their package-lock.json. Without npm the tests that need them
+# are skipped and say why.
+MCP_SERVERS_DIR := mcp/testdata/everything
+MCP_SERVERS := $(MCP_SERVERS_DIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js
+
+.PHONY: build run test lint fuzz soak bench guest guest-check tsc mcp-servers clean
 
 guest: $(GUEST_WASM) $(GUEST_INTL)
 
@@ -41,13 +47,18 @@ tsc: $(TSC)
 $(TSC): $(TSC_DIR)/package.json $(TSC_DIR)/package-lock.json
 	cd $(TSC_DIR) && npm ci --no-audit --no-fund || echo "tsc: npm ci failed; TestTypeScript_tsc will be skipped"
 
+mcp-servers: $(MCP_SERVERS)
+
+$(MCP_SERVERS): $(MCP_SERVERS_DIR)/package.json $(MCP_SERVERS_DIR)/package-lock.json
+	cd $(MCP_SERVERS_DIR) && npm ci --no-audit --no-fund || echo "mcp-servers: npm ci failed; the MCP tests will be skipped"
+
 build: $(GUEST_WASM) $(GUEST_INTL)
 	$(GO) build -o bin/ptc-run ./cmd/ptc-run
 
 run: build
 	./bin/ptc-run run --tools $(EXAMPLE_TOOLS) $(EXAMPLE)
 
-test: $(GUEST_WASM) $(GUEST_INTL) tsc
+test: $(GUEST_WASM) $(GUEST_INTL) tsc mcp-servers
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -run '^TestAdversarial$$' .
@@ -78,4 +89,4 @@ bench: $(GUEST_WASM) $(GUEST_INTL)
 	$(GO) run $(BENCHSTAT) bench.txt
 
 clean:
-	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_WASM) $(GUEST_INTL) $(GUEST_DIR)/intl/node_modules $(TSC_DIR)/node_modules bench.txt
+	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_WASM) $(GUEST_INTL) $(GUEST_DIR)/intl/node_modules $(TSC_DIR)/node_modules $(MCP_SERVERS_DIR)/node_modules bench.txt

@@ -1,0 +1,90 @@
+// Package mcptest gives tests the MCP servers nobody here wrote: the npm
+// package @modelcontextprotocol/server-everything, pinned by
+// mcp/testdata/everything/package-lock.json and installed by
+// `make mcp-servers` (or by the first test that needs it, when npm is
+// there).
+package mcptest
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// Everything returns the command and arguments that start the
+// "everything" reference server over stdio. It skips the test, saying
+// why, only when node or npm is not installed; an install that fails
+// fails the test.
+func Everything(t testing.TB) (command string, args []string) {
+	t.Helper()
+	dir := filepath.Join(Root(t), "mcp", "testdata", "everything")
+	entry := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the MCP tests run the npm package @modelcontextprotocol/server-everything")
+	}
+	if _, err := os.Stat(entry); err != nil {
+		install(t, dir, entry)
+	}
+	return node, []string{entry, "stdio"}
+}
+
+// EverythingHTTP returns the command and arguments that start the
+// "everything" server over streamable HTTP on the port in the environment
+// variable PORT.
+func EverythingHTTP(t testing.TB) (command string, args []string) {
+	t.Helper()
+	node, args := Everything(t)
+	return node, []string{args[0], "streamableHttp"}
+}
+
+// install runs npm ci in dir, under a lock, so that test binaries run in
+// parallel install once.
+func install(t testing.TB, dir, entry string) {
+	t.Helper()
+	if _, err := exec.LookPath("npm"); err != nil {
+		t.Skip("npm is not installed: the MCP tests install @modelcontextprotocol/server-everything with it (make mcp-servers)")
+	}
+	lock, err := os.OpenFile(filepath.Join(dir, ".install.lock"), os.O_CREATE|os.O_RDWR, 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Flock(int(lock.Fd()), syscall.LOCK_UN)
+	if _, err := os.Stat(entry); err == nil {
+		return // another test binary installed it meanwhile
+	}
+	cmd := exec.Command("npm", "ci", "--no-audit", "--no-fund")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci in %s: %v\n%s", dir, err, out)
+	}
+}
+
+// Root returns the repository's root directory: the nearest directory
+// above the working directory holding the ptc go.mod.
+func Root(t testing.TB) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		b, err := os.ReadFile(filepath.Join(dir, "go.mod"))
+		if err == nil && strings.HasPrefix(string(b), "module github.com/ptchost/ptc\n") {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal(errors.New("mcptest: not inside the ptc repository"))
+		}
+		dir = parent
+	}
+}

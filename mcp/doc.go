@@ -1,0 +1,29 @@
+// Package mcp connects ptc to the Model Context Protocol in both
+// directions, with the official Go SDK (github.com/modelcontextprotocol/go-sdk).
+//
+// # Mount: an MCP server's tools in the registry
+//
+// [Mount] connects to a server over stdio (a command) or streamable HTTP (a
+// URL), lists its tools and registers each in a [registry.Registry] as a
+// raw-JSON-Schema tool named NAME__TOOL. A call then goes through the
+// pipeline like any other: the arguments are validated against the
+// server's input schema, the server's result becomes content parts (text,
+// images, audio and resources) and a canonical value (the structured
+// content when the server sends one, else the text, parsed when it is
+// JSON), and a result marked isError fails the call with the server's text
+// (TOOL_FAILED). A tool annotated readOnlyHint runs in parallel with other
+// parallel calls; every other tool is serial. The server's
+// notifications/tools/list_changed re-synchronise the registrations. A
+// cancelled call reaches the server as notifications/cancelled. A server
+// that exits is restarted on the next call, with a bounded backoff.
+//
+// # Serve: run_code as an MCP server
+//
+// [NewServer] exposes an executor's run_code as an MCP tool whose
+// description is [ptc.Executor.Describe]'s. [Server.Handler] answers
+// streamable HTTP at /mcp in the SDK's stateless mode (any replica serves
+// any request, so N replicas scale behind an ordinary load balancer) and
+// health at /healthz; [Server.ServeStdio] speaks MCP on a pair of streams.
+// [Server.Shutdown] lets the runs in progress finish within a grace period
+// and then aborts them.
+package mcp
