@@ -4,13 +4,22 @@
 //
 // Usage:
 //
-//	ptc-run run [--tools FILE] [--timeout D] [--memory SIZE] [--json] PROGRAM.js|-
-//	ptc-run sdk --tools FILE
+//	ptc-run run   [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--json] PROGRAM.js|-
+//	ptc-run sdk   [--tools FILE] [--mcp NAME=CMD|URL]...
+//	ptc-run serve [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--grace D]
+//	              [--listen ADDR | --stdio]
 //
 // --tools mounts the tools of a fixture file (DESIGN.md, "Tool fixture
 // file"): they are registered in a real registry and every subcall runs
-// through the real pipeline, timeout policy included. sdk prints the
-// TypeScript declarations the model sees in run_code's description.
+// through the real pipeline, timeout policy included. --mcp mounts the
+// tools of an MCP server as NAME__TOOL: NAME=COMMAND ARGS... starts a stdio
+// server, NAME=http(s)://... reaches a streamable HTTP one; it may be
+// repeated. sdk prints the TypeScript declarations the model sees in
+// run_code's description. serve offers run_code as an MCP tool, over
+// streamable HTTP (stateless, at /mcp, health at /healthz; --listen,
+// default 127.0.0.1:8080) or on stdin and stdout (--stdio), logging one
+// JSON record per run on stderr; SIGINT or SIGTERM lets the runs in
+// progress finish for --grace and then aborts them.
 //
 // The compiled guest is cached in $PTC_CACHE_DIR (default: the user cache
 // directory); set PTC_CACHE_DIR= (empty) to disable the cache.
@@ -26,27 +35,32 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/fixture"
+	"github.com/ptchost/ptc/mcp"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
 
 const usage = `usage:
-  ptc-run run [--tools FILE] [--timeout D] [--memory SIZE] [--json] PROGRAM.js|-
-  ptc-run sdk --tools FILE
+  ptc-run run   [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--json] PROGRAM.js|-
+  ptc-run sdk   [--tools FILE] [--mcp NAME=CMD|URL]...
+  ptc-run serve [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--grace D]
+                [--listen ADDR | --stdio]
 `
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
@@ -66,9 +80,11 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	code := 0
 	switch args[0] {
 	case "run":
-		code, err = cmdRun(ctx, args[1:], stdin, stdout)
+		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
 	case "sdk":
-		err = cmdSDK(ctx, args[1:], stdout)
+		err = cmdSDK(ctx, args[1:], stdout, stderr)
+	case "serve":
+		err = cmdServe(ctx, args[1:], stdin, stdout, stderr)
 	case "-h", "--help", "help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -92,9 +108,10 @@ func newFlags(name string) *flag.FlagSet {
 	return fs
 }
 
-func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout io.Writer) (int, error) {
+func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	fs := newFlags("run")
-	tools := fs.String("tools", "", "tool fixture file")
+	var tools toolFlags
+	tools.add(fs)
 	timeout := fs.Duration("timeout", host.DefaultTimeout, "wall-time limit of the run")
 	memory := fs.String("memory", "64MiB", "memory limit: bytes, or a number with a unit (KiB, MiB, GiB, KB, MB, GB)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the content")
@@ -116,11 +133,11 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	if err != nil {
 		return 0, err
 	}
-	ex, err := newExecutor(ctx, *tools, host.Limits{Timeout: *timeout, MemoryBytes: mem})
+	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, stderr)
 	if err != nil {
 		return 0, err
 	}
-	defer ex.Close(context.Background())
+	defer closeAll()
 
 	callArgs, err := json.Marshal(map[string]string{"code": src})
 	if err != nil {
@@ -140,21 +157,22 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout io.Write
 	return 0, nil
 }
 
-func cmdSDK(ctx context.Context, args []string, stdout io.Writer) error {
+func cmdSDK(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("sdk")
-	tools := fs.String("tools", "", "tool fixture file")
+	var tools toolFlags
+	tools.add(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
 	}
-	if *tools == "" || len(pos) != 0 {
-		return &usageError{"sdk takes --tools FILE and nothing else"}
+	if tools.empty() || len(pos) != 0 {
+		return &usageError{"sdk takes --tools FILE and/or --mcp NAME=CMD|URL, and nothing else"}
 	}
-	ex, err := newExecutor(ctx, *tools, host.Limits{})
+	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{}, stderr)
 	if err != nil {
 		return err
 	}
-	defer ex.Close(context.Background())
+	defer closeAll()
 	_, err = io.WriteString(stdout, ex.Declarations(registry.Scope{}, nil))
 	return err
 }
@@ -176,29 +194,89 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-// newExecutor mounts the fixture tools (if any) in a registry and a
-// pipeline with the timeout policy, and returns an executor over them.
-func newExecutor(ctx context.Context, tools string, lim host.Limits) (*ptc.Executor, error) {
+// toolFlags are the flags that mount tools: --tools FILE and --mcp
+// NAME=CMD|URL (repeatable).
+type toolFlags struct {
+	fixture string
+	mcp     endpoints
+}
+
+func (t *toolFlags) add(fs *flag.FlagSet) {
+	fs.StringVar(&t.fixture, "tools", "", "tool fixture file")
+	fs.Var(&t.mcp, "mcp", "MCP server NAME=COMMAND or NAME=URL (repeatable)")
+}
+
+func (t *toolFlags) empty() bool { return t.fixture == "" && len(t.mcp) == 0 }
+
+// endpoints is the repeatable --mcp flag.
+type endpoints []mcp.Endpoint
+
+func (e *endpoints) String() string { return fmt.Sprint(*e) }
+
+func (e *endpoints) Set(s string) error {
+	ep, err := mcp.ParseEndpoint(s)
+	if err != nil {
+		return err
+	}
+	for _, other := range *e {
+		if other.Name == ep.Name {
+			return fmt.Errorf("two MCP servers named %q", ep.Name)
+		}
+	}
+	*e = append(*e, ep)
+	return nil
+}
+
+// newExecutor mounts the fixture tools and the MCP servers' tools in a
+// registry and a pipeline with the timeout policy, and returns an executor
+// over them and the function that closes it all. A server that cannot be
+// started or initialised is an error (exit status 2). The servers' restarts
+// are logged on stderr.
+func newExecutor(ctx context.Context, tools toolFlags, lim host.Limits, stderr io.Writer) (*ptc.Executor, func(), error) {
 	reg := registry.New()
-	if tools != "" {
-		f, err := fixture.Load(tools)
+	var mounts []*mcp.Client
+	closeMounts := func() {
+		for _, m := range mounts {
+			m.Close()
+		}
+	}
+	if tools.fixture != "" {
+		f, err := fixture.Load(tools.fixture)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if _, err := f.Register(reg); err != nil {
-			return nil, fmt.Errorf("fixture %s: %w", tools, err)
+			return nil, nil, fmt.Errorf("fixture %s: %w", tools.fixture, err)
 		}
+	}
+	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	for _, ep := range tools.mcp {
+		m, err := mcp.Mount(ctx, reg, ep, mcp.MountOptions{Logger: logger})
+		if err != nil {
+			closeMounts()
+			return nil, nil, err
+		}
+		mounts = append(mounts, m)
 	}
 	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
 	if err != nil {
-		return nil, err
+		closeMounts()
+		return nil, nil, err
 	}
 	pipe.Wrap(pipeline.TimeoutPolicy())
-	return ptc.New(ctx, ptc.Config{
+	ex, err := ptc.New(ctx, ptc.Config{
 		Pipeline:   pipe,
 		HostConfig: host.Config{CompilationCacheDir: cacheDir()},
 		Limits:     lim,
 	})
+	if err != nil {
+		closeMounts()
+		return nil, nil, err
+	}
+	return ex, func() {
+		ex.Close(context.Background())
+		closeMounts()
+	}, nil
 }
 
 // cacheDir is where wazero keeps the compiled guest between invocations
