@@ -42,6 +42,17 @@
 // The args parameter is optional when the argument object has no required
 // property.
 //
+// # Large tool sets
+//
+// [TypeScriptWithin] fits the declarations to a byte budget: while they
+// fit and no tool has DeferLoading they are those of [TypeScript];
+// otherwise tools with DeferLoading, and then those whose full declaration
+// no longer fits, are declared in short (name and first sentence of the
+// description, see [FirstSentence]), and the tools object declares
+// $search and $describe, which the guest answers with every tool's full
+// declaration. The SDK prelude of [JS] does not change: a program calls
+// every tool the same way.
+//
 // # Method names
 //
 // A method is named after its tool, mapped deterministically to a valid,

@@ -22,6 +22,10 @@ type Tool struct {
 	// Output is the JSON Schema of the canonical value; nil means the
 	// method returns Promise<unknown>.
 	Output json.RawMessage
+	// DeferLoading marks a tool the model should load lazily
+	// ([registry.Tool.DeferLoading]): [TypeScriptWithin] declares it in
+	// short, always.
+	DeferLoading bool
 }
 
 // FromSchemas returns the generator input for the model-facing projections
@@ -31,7 +35,7 @@ type Tool struct {
 func FromSchemas(schemas []registry.ToolSchema) []Tool {
 	out := make([]Tool, len(schemas))
 	for i, s := range schemas {
-		out[i] = Tool{Name: s.Name, Description: s.Description, Parameters: bytes.Clone(s.Parameters)}
+		out[i] = Tool{Name: s.Name, Description: s.Description, Parameters: bytes.Clone(s.Parameters), DeferLoading: s.DeferLoading}
 	}
 	return out
 }
@@ -46,7 +50,7 @@ func FromDefinitions(defs []*registry.Tool) []Tool {
 			continue
 		}
 		s := t.Schema()
-		tl := Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters}
+		tl := Tool{Name: s.Name, Description: s.Description, Parameters: s.Parameters, DeferLoading: s.DeferLoading}
 		if o := t.OutputSchema(); o != nil {
 			if b, err := o.MarshalJSON(); err == nil {
 				tl.Output = b

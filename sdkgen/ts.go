@@ -35,12 +35,18 @@ declare class ToolError extends Error {
 // tool, named by [MethodNames], in input order) and of the ToolError class,
 // as they go into run_code's description.
 func TypeScript(tools []Tool) string {
+	return typeScript(Declarations(tools))
+}
+
+// typeScript wraps the method declarations decls in the tools object and
+// adds the ToolError class.
+func typeScript(decls []string) string {
 	var b strings.Builder
 	b.WriteString("declare const tools: {")
-	if len(tools) > 0 {
+	if len(decls) > 0 {
 		b.WriteString("\n")
 	}
-	for _, d := range Declarations(tools) {
+	for _, d := range decls {
 		b.WriteString(d)
 	}
 	b.WriteString("};\n")

@@ -65,6 +65,22 @@ export async function main(): Promise<string> {
   return w.sky + t;
 }
 `)
+	// Fitted declarations (TypeScriptWithin) are valid too, and a program
+	// calls a tool declared in short and looks it up.
+	for i, budget := range []int{-1, 0, 2000, 32 << 10} {
+		write(fmt.Sprintf("fitted_%d.ts", i), TypeScriptWithin(realisticTools(300), budget)+"export {};\n")
+	}
+	short := []Tool{weather[0], {Name: "send-mail", Description: "Sends a mail.", DeferLoading: true}}
+	write("use_fitted.ts", TypeScriptWithin(short, -1)+`
+export async function main(): Promise<string> {
+  const hits = await tools.$search("mail", 3);
+  const decl: string = await tools.$describe(hits[0].name);
+  await tools.send_mail({ to: "a@example.com" });
+  await tools.send_mail();
+  const w = await tools.get_weather({ city: "Paris" });
+  return decl + hits[0].declaration + hits[0].description + w.tempC;
+}
+`)
 	args := append([]string{"--noEmit", "--strict", "--target", "es2022", "--lib", "es2022", "--pretty", "false"}, files...)
 	out, err := exec.Command(tsc, args...).CombinedOutput()
 	if err != nil {
