@@ -22,6 +22,16 @@
 //	schema := ex.Describe(agent, set)      // the only tool the model sees
 //	results := ex.Execute(ctx, pipeline.Batch{Calls: calls, ToolSet: set, Agent: agent})
 //
+// # Large tool sets
+//
+// The description declares the tools within a byte budget,
+// Config.DeclarationBytes (32 KiB by default). While every visible tool's
+// full declaration fits, they are all there; past it, and always for
+// tools marked DeferLoading, tools are declared in short, by name and
+// first sentence, and the program looks them up with
+// await tools.$search(query) and await tools.$describe(name), which answer
+// inside the sandbox with full declarations. Every tool stays callable.
+//
 // # Subcalls
 //
 // A program issues subcalls in some order (host.Call.Seq); the executor
@@ -78,7 +88,20 @@ type Config struct {
 	// source programs see (see host.Program), for deterministic replays.
 	Clock  func() time.Time
 	Random func() io.Reader
+	// DeclarationBytes bounds the TypeScript declarations in run_code's
+	// description (see sdkgen.TypeScriptWithin): while the full
+	// declarations of the visible tools fit, they are all there; past it,
+	// tools are declared in short (name and first sentence) after those
+	// that still fit in full, in registry order, and the program finds and
+	// reads them with tools.$search and tools.$describe. Tools with
+	// DeferLoading are declared in short whatever the budget. Zero means
+	// DefaultDeclarationBytes; negative means no budget.
+	DeclarationBytes int
 }
+
+// DefaultDeclarationBytes is the declarations' budget when
+// Config.DeclarationBytes is zero: 32 KiB, roughly 8,000 tokens.
+const DefaultDeclarationBytes = 32 << 10
 
 // Executor runs run_code calls. It is safe for concurrent use.
 type Executor struct {
@@ -124,7 +147,7 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		limits: cfg.Limits.WithDefaults(),
 		clock:  cfg.Clock,
 		random: cfg.Random,
-		sdks:   newSDKCache(cfg.Pipeline.Registry()),
+		sdks:   newSDKCache(cfg.Pipeline.Registry(), declarationBytes(cfg.DeclarationBytes)),
 	}
 	e.life, e.kill = context.WithCancelCause(context.Background())
 	e.runCode = registry.MustDefine(registry.Spec[runArgs, *host.Outcome]{
@@ -190,6 +213,18 @@ func (e *Executor) Close(ctx context.Context) error {
 	return e.closeErr
 }
 
+// declarationBytes is the declarations' budget configured by n: the
+// default for zero, none (-1) for a negative n.
+func declarationBytes(n int) int {
+	switch {
+	case n == 0:
+		return DefaultDeclarationBytes
+	case n < 0:
+		return -1
+	}
+	return n
+}
+
 // enter registers a batch; it reports false once Close was called.
 func (e *Executor) enter() bool {
 	e.mu.Lock()
@@ -213,11 +248,12 @@ const codeDescription = "The program: the body of an async JavaScript function."
 // Describe returns the run_code schema the model sees in PTC mode: its
 // description explains the program's contract and declares, in
 // TypeScript, the tools agent may call through set (nil: the registered
-// definitions, without conditional tools). Pass the agent and set the
-// batch will carry: a set resolved for another scope, or by another
-// registry, admits no tools. The bytes depend only on the visible tools,
-// their order and the limits, so a prompt prefix that holds them stays
-// cacheable.
+// definitions, without conditional tools), within Config.DeclarationBytes
+// (the rest declared in short, for tools.$describe to complete). Pass the
+// agent and set the batch will carry: a set resolved for another scope,
+// or by another registry, admits no tools. The bytes depend only on the
+// visible tools, their order, the limits and the budget, so a prompt
+// prefix that holds them stays cacheable.
 func (e *Executor) Describe(agent registry.Scope, set *registry.ToolSet) registry.ToolSchema {
 	s := e.runCode.Schema()
 	s.Description = e.sdks.get(agent, set).description(e.description)
@@ -225,8 +261,8 @@ func (e *Executor) Describe(agent registry.Scope, set *registry.ToolSet) registr
 }
 
 // Declarations returns the TypeScript declarations of the tools agent may
-// call through set: the part of Describe's description that changes with
-// the tools.
+// call through set, exactly as Describe's description holds them (within
+// Config.DeclarationBytes): the part of it that changes with the tools.
 func (e *Executor) Declarations(agent registry.Scope, set *registry.ToolSet) string {
 	return e.sdks.get(agent, set).TypeScript()
 }

@@ -11,11 +11,12 @@ import (
 )
 
 // sdk is the generated SDK of one tool selection: the JS prelude installed
-// in the guest and the TypeScript declarations of run_code's description,
-// each generated on first use.
+// in the guest and the TypeScript declarations of run_code's description
+// (fitted to the executor's budget), each generated on first use.
 type sdk struct {
-	gen   uint64
-	tools []sdkgen.Tool
+	gen    uint64
+	tools  []sdkgen.Tool
+	budget int // see sdkgen.TypeScriptWithin
 
 	jsOnce, tsOnce, descOnce, namesOnce sync.Once
 	js, ts, desc                        string
@@ -35,7 +36,7 @@ func (s *sdk) JS() string {
 }
 
 func (s *sdk) TypeScript() string {
-	s.tsOnce.Do(func() { s.ts = sdkgen.TypeScript(s.tools) })
+	s.tsOnce.Do(func() { s.ts = sdkgen.TypeScriptWithin(s.tools, s.budget) })
 	return s.ts
 }
 
@@ -45,8 +46,9 @@ func (s *sdk) TypeScript() string {
 // generation that invalidates every entry: restrictions and replacements
 // can change what a set or a scope shows.
 type sdkCache struct {
-	reg *registry.Registry
-	gen atomic.Uint64
+	reg    *registry.Registry
+	budget int // the declarations' budget, see sdkgen.TypeScriptWithin
+	gen    atomic.Uint64
 
 	mu    sync.Mutex
 	sets  map[setKey]*sdk
@@ -58,8 +60,8 @@ type setKey struct {
 	agent registry.Scope
 }
 
-func newSDKCache(reg *registry.Registry) *sdkCache {
-	return &sdkCache{reg: reg, sets: make(map[setKey]*sdk), plain: make(map[registry.Scope]*sdk)}
+func newSDKCache(reg *registry.Registry, budget int) *sdkCache {
+	return &sdkCache{reg: reg, budget: budget, sets: make(map[setKey]*sdk), plain: make(map[registry.Scope]*sdk)}
 }
 
 // invalidate is the registry subscriber.
@@ -82,7 +84,7 @@ func (c *sdkCache) get(agent registry.Scope, set *registry.ToolSet) *sdk {
 		return s
 	}
 
-	s = &sdk{gen: gen, tools: sdkgen.FromDefinitions(c.reg.Definitions(agent, set))}
+	s = &sdk{gen: gen, tools: sdkgen.FromDefinitions(c.reg.Definitions(agent, set)), budget: c.budget}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if set == nil {

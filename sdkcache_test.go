@@ -25,7 +25,7 @@ func TestSDKCache(t *testing.T) {
 	reg := registry.New()
 	_, err := reg.Register(noopTool("a"))
 	require.NoError(t, err)
-	c := newSDKCache(reg)
+	c := newSDKCache(reg, -1)
 	defer reg.Subscribe(c.invalidate)()
 
 	plain := c.get(registry.Scope{}, nil)
