@@ -30,6 +30,20 @@ var (
 	ErrClosed = errors.New("mcp: mount closed")
 )
 
+// serverError is an error about a server that matches a sentinel and
+// reads as a sentence the model or the user can act on.
+type serverError struct {
+	kind error
+	msg  string
+}
+
+func (e *serverError) Error() string { return e.msg }
+func (e *serverError) Unwrap() error { return e.kind }
+
+func errorf(kind error, format string, args ...any) error {
+	return &serverError{kind: kind, msg: fmt.Sprintf(format, args...)}
+}
+
 // Defaults of [MountOptions].
 const (
 	DefaultConnectTimeout = 30 * time.Second
@@ -249,7 +263,7 @@ func (c *Client) connect(ctx context.Context) (*conn, error) {
 		if cn.proc != nil {
 			cn.proc.kill()
 		}
-		return nil, fmt.Errorf("%w: %s: %v%s", ErrUnavailable, c.ep, err, cn.stderrTail())
+		return nil, errorf(ErrUnavailable, "MCP server %s could not be started or initialised: %v%s", c.ep, err, cn.stderrTail())
 	}
 	cn.session = session
 	go func() {
@@ -284,13 +298,20 @@ func (c *Client) noticeEnd(cn *conn) {
 
 // terminateAfter is how long closing a stdio server waits for it to exit
 // after closing its stdin, before SIGTERM (and as long again before
-// SIGKILL).
-const terminateAfter = 2 * time.Second
+// SIGKILL). Servers that exit on end of input take a few milliseconds;
+// many never do, and a command line should not wait long for them.
+const terminateAfter = 300 * time.Millisecond
 
+// close ends the session and the server. A server that had to be
+// terminated is not an error: that is how closing ends it.
 func (cn *conn) close() error {
 	err := cn.session.Close()
 	if cn.proc != nil {
 		cn.proc.kill()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			err = nil
+		}
 	}
 	<-cn.ended
 	return err
@@ -321,7 +342,7 @@ func (c *Client) live(ctx context.Context) (*conn, error) {
 	c.mu.Unlock()
 	switch {
 	case closed:
-		return nil, fmt.Errorf("%w: server %s", ErrClosed, c.ep.Name)
+		return nil, errorf(ErrClosed, "MCP server %s was unmounted", c.ep.Name)
 	case down == nil:
 		return cn, nil
 	}
@@ -333,12 +354,12 @@ func (c *Client) live(ctx context.Context) (*conn, error) {
 	c.mu.Unlock()
 	switch {
 	case closed:
-		return nil, fmt.Errorf("%w: server %s", ErrClosed, c.ep.Name)
+		return nil, errorf(ErrClosed, "MCP server %s was unmounted", c.ep.Name)
 	case down == nil: // another call restarted it
 		return cn, nil
 	case wait > 0:
-		return nil, fmt.Errorf("%w: MCP server %s exited (%s)%s; it is restarted on a call after %s",
-			ErrServerExited, c.ep.Name, describeExit(down), cn.stderrTail(), wait.Round(time.Millisecond))
+		return nil, errorf(ErrServerExited, "MCP server %s exited (%s)%s; it is restarted on a call after %s",
+			c.ep.Name, describeExit(down), cn.stderrTail(), wait.Round(time.Millisecond))
 	}
 	next, err := c.connect(ctx)
 	if err == nil {
@@ -357,7 +378,7 @@ func (c *Client) live(ctx context.Context) (*conn, error) {
 	}
 	if c.closed {
 		go next.close()
-		return nil, fmt.Errorf("%w: server %s", ErrClosed, c.ep.Name)
+		return nil, errorf(ErrClosed, "MCP server %s was unmounted", c.ep.Name)
 	}
 	old := c.conn
 	c.backoff = c.opts.MinBackoff
@@ -382,10 +403,9 @@ func (c *Client) call(ctx context.Context, remote string, args json.RawMessage) 
 	case err == nil:
 	case ctx.Err() != nil:
 		return nil, context.Cause(ctx)
-	case errors.Is(err, sdk.ErrConnectionClosed) || isEnded(cn):
-		<-cn.ended // the reason is set when the session's end is noticed
-		return nil, fmt.Errorf("%w: MCP server %s exited during the call (%s)%s",
-			ErrServerExited, c.ep.Name, describeExit(cn.err), cn.stderrTail())
+	case ended(cn, err):
+		return nil, errorf(ErrServerExited, "MCP server %s exited during the call (%s)%s",
+			c.ep.Name, describeExit(cn.err), cn.stderrTail())
 	default:
 		return nil, fmt.Errorf("MCP server %s: %w", c.ep.Name, err)
 	}
@@ -397,6 +417,22 @@ func (c *Client) call(ctx context.Context, remote string, args json.RawMessage) 
 		return nil, errors.New(text)
 	}
 	return newResult(res)
+}
+
+// ended reports whether the call's error err came from the connection
+// ending: the session ends shortly after a read or write fails, so a
+// failed call waits a little for that to be seen.
+func ended(cn *conn, err error) bool {
+	wait := 50 * time.Millisecond
+	if errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		wait = 2 * time.Second
+	}
+	select {
+	case <-cn.ended:
+		return true
+	case <-time.After(wait):
+		return false
+	}
 }
 
 func isEnded(cn *conn) bool {
@@ -452,7 +488,7 @@ func (c *Client) sync(ctx context.Context, cn *conn) error {
 	var listed []*sdk.Tool
 	for t, err := range cn.session.Tools(ctx, nil) {
 		if err != nil {
-			return fmt.Errorf("%w: %s: list tools: %v%s", ErrUnavailable, c.ep, err, cn.stderrTail())
+			return errorf(ErrUnavailable, "MCP server %s: listing its tools failed: %v%s", c.ep, err, cn.stderrTail())
 		}
 		listed = append(listed, t)
 	}

@@ -1,0 +1,12 @@
+package mcp_test
+
+import (
+	"syscall"
+	"testing"
+
+	"github.com/ptchost/ptc/internal/mcptest"
+)
+
+func killPID(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }
+
+func mcptestEverything(t *testing.T) (string, []string) { return mcptest.Everything(t) }
