@@ -158,19 +158,20 @@ func TestExecute_shortTools(t *testing.T) {
 		const lazy = await tools.$describe("crm_record_08");
 		const rec = await tools[hits[0].name]({id: "42"});
 		const other = await tools.crm_record_08({id: "43", fields: ["owner"]});
-		return {first: hits[0].name, same: hits[0].declaration === decl, decl, lazy, rec, other};
+		return {first: hits[0].name, line: hits[0].description, decl, lazy, rec, other};
 	`)
 	r := ex.Execute(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{prog}})[0]
 	require.False(t, r.IsError, ptc.ContentText(r.Content))
 	var got struct {
 		First      string
-		Same       bool
+		Line       string
 		Decl, Lazy string
 		Rec, Other map[string]string
 	}
 	require.NoError(t, json.Unmarshal(r.Run.ReturnValue, &got))
 	require.Equal(t, "crm_record_07", got.First)
-	require.True(t, got.Same)
+	require.NotContains(t, got.Line, "\n", "$search gives one line per tool")
+	require.NotEmpty(t, got.Line)
 	require.Equal(t, wantDecl(7), got.Decl, "$describe gives the full declaration of a tool declared in short")
 	require.Equal(t, wantDecl(8), got.Lazy)
 	require.Equal(t, map[string]string{"tool": "crm_record_07", "id": "42"}, got.Rec)

@@ -10,8 +10,8 @@ import (
 // searchDecl declares the guest's tools.$search and tools.$describe. It
 // goes into the tools object only when some tools are declared in short:
 // those are the ones the model looks up.
-const searchDecl = `  /** Finds tools by the words of their names and descriptions, best match first: at most limit (default 10), each with its full declaration. */
-  $search(query: string, limit?: number): Promise<{ name: string; description: string; declaration: string }[]>;
+const searchDecl = `  /** Finds tools by the words of their names and descriptions, best match first: at most limit (default 10), each with the first line of its description. */
+  $search(query: string, limit?: number): Promise<{ name: string; description: string }[]>;
   /** The full declaration (argument and result types) of the method name. */
   $describe(name: string): Promise<string>;
 `

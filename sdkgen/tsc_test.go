@@ -78,7 +78,7 @@ export async function main(): Promise<string> {
   await tools.send_mail({ to: "a@example.com" });
   await tools.send_mail();
   const w = await tools.get_weather({ city: "Paris" });
-  return decl + hits[0].declaration + hits[0].description + w.tempC;
+  return decl + hits[0].name + hits[0].description + w.tempC;
 }
 `)
 	args := append([]string{"--noEmit", "--strict", "--target", "es2022", "--lib", "es2022", "--pretty", "false"}, files...)

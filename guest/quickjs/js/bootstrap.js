@@ -169,6 +169,7 @@
     let docs;
     const load = () => (docs === undefined ? (docs = parse(docsJSON)) : docs);
     const words = (s) => strMatch(lower(Str(s)), wordRe) || [];
+    const firstLine = (s) => { const i = strIndexOf(s, '\n'); return i < 0 ? s : strSlice(s, 0, i); };
     const search = function $search(query, limit) {
       const d = load(), q = words(query === undefined ? '' : query), scored = [];
       const n = limit === undefined ? 10 : Num(limit);
@@ -182,7 +183,7 @@
       const out = [];
       for (let k = 0; k < scored.length && k < n; k++) {
         const t = d[scored[k][1]];
-        out[k] = { name: t[0], description: t[1], declaration: t[2] };
+        out[k] = { name: t[0], description: firstLine(t[1]) };
       }
       return PromiseResolve(out);
     };
