@@ -1,5 +1,6 @@
 // Package mcptest gives tests the MCP servers nobody here wrote: the npm
-// package @modelcontextprotocol/server-everything, pinned by
+// packages @modelcontextprotocol/server-everything and server-filesystem,
+// pinned by
 // mcp/testdata/everything/package-lock.json and installed by
 // `make mcp-servers` (or by the first test that needs it, when npm is
 // there).
@@ -21,16 +22,32 @@ import (
 // fails the test.
 func Everything(t testing.TB) (command string, args []string) {
 	t.Helper()
+	node, entry := server(t, "server-everything")
+	return node, []string{entry, "stdio"}
+}
+
+// Filesystem returns the command and arguments that start the reference
+// filesystem server over stdio, allowed to read and write under dir.
+func Filesystem(t testing.TB, dir string) (command string, args []string) {
+	t.Helper()
+	node, entry := server(t, "server-filesystem")
+	return node, []string{entry, dir}
+}
+
+// server returns node and the entry point of the npm package
+// @modelcontextprotocol/NAME, installing the pinned packages if needed.
+func server(t testing.TB, name string) (node, entry string) {
+	t.Helper()
 	dir := filepath.Join(Root(t), "mcp", "testdata", "everything")
-	entry := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	entry = filepath.Join(dir, "node_modules", "@modelcontextprotocol", name, "dist", "index.js")
 	node, err := exec.LookPath("node")
 	if err != nil {
-		t.Skip("node is not installed: the MCP tests run the npm package @modelcontextprotocol/server-everything")
+		t.Skip("node is not installed: the MCP tests run the npm package @modelcontextprotocol/" + name)
 	}
 	if _, err := os.Stat(entry); err != nil {
 		install(t, dir, entry)
 	}
-	return node, []string{entry, "stdio"}
+	return node, entry
 }
 
 // EverythingHTTP returns the command and arguments that start the
