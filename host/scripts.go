@@ -91,6 +91,10 @@ func (h *Host) compile(ctx context.Context, srcs ...[]byte) ([][]byte, error) {
 		}
 		res, err := fn.Call(cctx, uint64(ptr), uint64(len(src)))
 		if err != nil {
+			if cerr := context.Cause(cctx); cerr != nil {
+				// Stopped, not broken: say why it stopped.
+				return nil, fmt.Errorf("compile guest script: %w", cerr)
+			}
 			return nil, fmt.Errorf("compile guest script: %w", err)
 		}
 		p := api.DecodeU32(res[0])
