@@ -252,5 +252,3 @@ func requireNoChildren(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
-
-
