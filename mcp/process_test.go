@@ -9,4 +9,4 @@ import (
 
 func killPID(pid int) error { return syscall.Kill(pid, syscall.SIGKILL) }
 
-func mcptestEverything(t *testing.T) (string, []string) { return mcptest.Everything(t) }
+func mcptestEverything(t testing.TB) (string, []string) { return mcptest.Everything(t) }

@@ -22,7 +22,7 @@ import (
 )
 
 // plainExecutor is an executor over one Go tool, "double".
-func plainExecutor(t *testing.T, lim host.Limits) (*ptc.Executor, *registry.Registry) {
+func plainExecutor(t testing.TB, lim host.Limits) (*ptc.Executor, *registry.Registry) {
 	t.Helper()
 	reg := registry.New()
 	double := registry.MustDefine(registry.Spec[struct{ N float64 }, float64]{
