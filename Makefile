@@ -71,7 +71,7 @@ lint: $(GUEST_WASM) $(GUEST_INTL)
 
 # Every fuzz target, FUZZTIME each: the guest boundary (FuzzABI), the SDK
 # in the guest (FuzzPrelude), and the parsers the guest or a user reaches.
-FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram ./internal/jsonindent:FuzzLayout ./host/internal/typescript:FuzzStrip
+FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram ./internal/jsonindent:FuzzLayout ./host/internal/typescript:FuzzStrip ./mcp:FuzzToolName ./mcp:FuzzParseEndpoint
 
 fuzz: $(GUEST_WASM) $(GUEST_INTL)
 	@set -e; for t in $(FUZZ_TARGETS); do \
@@ -90,3 +90,9 @@ bench: $(GUEST_WASM) $(GUEST_INTL)
 
 clean:
 	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_WASM) $(GUEST_INTL) $(GUEST_DIR)/intl/node_modules $(TSC_DIR)/node_modules $(MCP_SERVERS_DIR)/node_modules bench.txt
+
+# haproxy for the scale-out test (cmd/ptc-run TestServe_scaleOut), from
+# Debian; the binary only, no service. Without it that test is skipped.
+.PHONY: haproxy
+haproxy:
+	sh scripts/install-haproxy.sh || echo "haproxy: install failed; TestServe_scaleOut will be skipped"
