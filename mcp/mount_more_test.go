@@ -252,3 +252,30 @@ func requireNoChildren(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestMount_cancellationReachesServer: a call's cancelled context reaches
+// the server as notifications/cancelled, which cancels the handler there.
+func TestMount_cancellationReachesServer(t *testing.T) {
+	s, url := goServer(t, 0)
+	cancelled := make(chan struct{})
+	sdk.AddTool(s, &sdk.Tool{Name: "block", Description: "Waits until cancelled."}, func(ctx context.Context, _ *sdk.CallToolRequest, _ struct{}) (*sdk.CallToolResult, struct{}, error) {
+		<-ctx.Done()
+		close(cancelled)
+		return nil, struct{}{}, ctx.Err()
+	})
+	reg := registry.New()
+	c, err := mcp.Mount(context.Background(), reg, mcp.Endpoint{Name: "go", URL: url}, mcp.MountOptions{})
+	require.NoError(t, err)
+	defer c.Close()
+	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	o := pipe.Call(ctx, pipeline.RawCall{ID: "1", Name: "go__block", Arguments: json.RawMessage(`{}`)}, pipeline.Env{})
+	require.False(t, o.OK())
+	select {
+	case <-cancelled:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the server's handler was never cancelled")
+	}
+}
