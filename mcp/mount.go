@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"os/exec"
 	"slices"
 	"strings"
@@ -112,6 +113,8 @@ type Client struct {
 	// connMu serialises connecting: a restart happens once however many
 	// calls find the server down.
 	connMu sync.Mutex
+	// syncMu serialises the synchronisations of the registrations.
+	syncMu sync.Mutex
 
 	mu       sync.Mutex
 	conn     *conn
@@ -492,11 +495,13 @@ func (c *Client) sync(ctx context.Context, cn *conn) error {
 		}
 		listed = append(listed, t)
 	}
+	// One synchronisation at a time; the registry is changed without c.mu
+	// held, so that its subscribers may call the client.
+	c.syncMu.Lock()
+	defer c.syncMu.Unlock()
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.closed {
-		return nil
-	}
+	next := maps.Clone(c.tools)
+	c.mu.Unlock()
 	seen := make(map[string]string, len(listed)) // registry name → remote name
 	var added, replaced, removed int
 	for _, t := range listed {
@@ -510,25 +515,24 @@ func (c *Client) sync(ctx context.Context, cn *conn) error {
 		def, err := json.Marshal(t)
 		if err != nil {
 			c.log.Warn("mcp tool refused", slog.String("tool", t.Name), slog.String("error", err.Error()))
+			delete(seen, name)
 			continue
 		}
-		old := c.tools[name]
+		old := next[name]
 		if old != nil && old.def == string(def) {
 			continue
 		}
 		tool, err := c.define(name, t)
+		var dispose func()
+		if err == nil {
+			dispose, err = c.reg.Register(tool, registry.In(c.opts.Scope))
+		}
 		if err != nil {
 			c.log.Warn("mcp tool refused", slog.String("tool", t.Name), slog.String("error", err.Error()))
 			delete(seen, name)
 			continue
 		}
-		dispose, err := c.reg.Register(tool, registry.In(c.opts.Scope))
-		if err != nil {
-			c.log.Warn("mcp tool refused", slog.String("tool", t.Name), slog.String("error", err.Error()))
-			delete(seen, name)
-			continue
-		}
-		c.tools[name] = &mounted{remote: t.Name, def: string(def), tool: tool, dispose: dispose}
+		next[name] = &mounted{remote: t.Name, def: string(def), tool: tool, dispose: dispose}
 		if old != nil {
 			old.dispose()
 			replaced++
@@ -536,15 +540,27 @@ func (c *Client) sync(ctx context.Context, cn *conn) error {
 			added++
 		}
 	}
-	for name, m := range c.tools {
+	for name, m := range next {
 		if _, ok := seen[name]; !ok {
 			m.dispose()
-			delete(c.tools, name)
+			delete(next, name)
 			removed++
 		}
 	}
+	c.mu.Lock()
+	closed := c.closed
+	if !closed {
+		c.tools = next
+	}
+	c.mu.Unlock()
+	if closed { // Close ran meanwhile: nothing may stay registered
+		for _, m := range next {
+			m.dispose()
+		}
+		return nil
+	}
 	if added+replaced+removed > 0 {
-		c.log.Info("mcp tools synchronised", slog.Int("tools", len(c.tools)),
+		c.log.Info("mcp tools synchronised", slog.Int("tools", len(next)),
 			slog.Int("added", added), slog.Int("replaced", replaced), slog.Int("removed", removed))
 	}
 	return nil
