@@ -5,9 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -278,4 +280,44 @@ func TestMount_cancellationReachesServer(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("the server's handler was never cancelled")
 	}
+}
+
+// TestMount_everythingOverHTTP mounts the reference server over streamable
+// HTTP and runs a program against it.
+func TestMount_everythingOverHTTP(t *testing.T) {
+	node, args := mcptestEverything(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close()
+	cmd := exec.Command(node, args[0], "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+port)
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err == nil {
+			c.Close()
+			break
+		}
+		require.True(t, time.Now().Before(deadline), "the server never listened")
+		time.Sleep(20 * time.Millisecond)
+	}
+	reg := registry.New()
+	c, err := mcp.Mount(context.Background(), reg, mcp.Endpoint{Name: "ev", URL: "http://127.0.0.1:" + port + "/mcp"}, mcp.MountOptions{})
+	require.NoError(t, err)
+	defer c.Close()
+	require.Contains(t, c.Tools(), "ev__get-sum")
+	t.Logf("mounted after %v", time.Since(deadline.Add(-20*time.Second)))
+	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+	require.NoError(t, err)
+	ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: sharedHost(t)})
+	require.NoError(t, err)
+	defer ex.Close(context.Background())
+	args2, _ := json.Marshal(map[string]string{"code": `const [a, b] = await Promise.all([tools.ev__get_sum({a: 1, b: 2}), tools.ev__echo({message: "http"})]); return a + " / " + b`})
+	r := ex.Execute(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{{ID: "1", Name: ptc.ToolName, Arguments: args2}}})[0]
+	require.False(t, r.IsError, ptc.ContentText(r.Content))
+	require.Equal(t, "The sum of 1 and 2 is 3. / Echo: http", ptc.ContentText(r.Content))
+	t.Logf("ran after %v", time.Since(deadline.Add(-20*time.Second)))
 }
