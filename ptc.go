@@ -71,6 +71,11 @@ const ToolName = "run_code"
 // ErrNoPipeline is returned by New when Config.Pipeline is nil.
 var ErrNoPipeline = errors.New("ptc: no pipeline")
 
+// ErrShutdown is the cause to cancel a batch's context with when the
+// service running it shuts down: its runs end "Error: code run failed
+// (aborted): the executor shut down", as when Close stops them.
+var ErrShutdown = host.ErrShutdown
+
 // Config configures an Executor.
 type Config struct {
 	// Pipeline runs every subcall; its registry holds the tools the SDK

@@ -15,7 +15,6 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptchost/ptc"
-	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -44,7 +43,7 @@ type Server struct {
 	descMu sync.Mutex
 	desc   string // the description of the run_code tool offered
 
-	// life is cancelled with host.ErrShutdown when Shutdown stops waiting.
+	// life is cancelled with ptc.ErrShutdown when Shutdown stops waiting.
 	life  context.Context
 	kill  context.CancelCauseFunc
 	mu    sync.Mutex
@@ -153,11 +152,11 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}()
 	select {
 	case <-done:
-		s.kill(host.ErrShutdown)
+		s.kill(ptc.ErrShutdown)
 		return nil
 	case <-ctx.Done():
 	}
-	s.kill(host.ErrShutdown)
+	s.kill(ptc.ErrShutdown)
 	<-done
 	return fmt.Errorf("mcp: runs aborted at shutdown: %w", context.Cause(ctx))
 }
@@ -179,10 +178,10 @@ func (s *Server) runCode(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Ca
 	defer cancel(nil)
 	if s.enter() {
 		defer s.runs.Done()
-		stop := context.AfterFunc(s.life, func() { cancel(host.ErrShutdown) })
+		stop := context.AfterFunc(s.life, func() { cancel(ptc.ErrShutdown) })
 		defer stop()
 	} else {
-		cancel(host.ErrShutdown)
+		cancel(ptc.ErrShutdown)
 	}
 	id := "mcp-" + strconv.FormatUint(s.count.Add(1), 10)
 	args := req.Params.Arguments
