@@ -93,7 +93,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	logger.Info("listening", slog.String("addr", ln.Addr().String()), slog.String("mcp", "http://"+ln.Addr().String()+"/mcp"))
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
