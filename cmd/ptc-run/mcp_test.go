@@ -88,7 +88,8 @@ var (
 	binErr  error
 )
 
-// ptcRunBinary builds ptc-run once for the tests that need a process.
+// ptcRunBinary builds ptc-run once (without -race, whatever the test
+// binary is) for the tests that need a process.
 func ptcRunBinary(t *testing.T) string {
 	t.Helper()
 	skipUnbuilt(t)

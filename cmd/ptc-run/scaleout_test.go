@@ -74,13 +74,10 @@ func TestServe_scaleOut(t *testing.T) {
 	haproxy := findHAProxy(t)
 
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "ptc-run")
 	buildStart := time.Now()
 	// Built without -race whatever the test binary is: the replicas are
 	// the system under load, not the code under the race detector.
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := ptcRunBinary(t)
 	buildTime := time.Since(buildStart)
 	tools, err := filepath.Abs("../../testdata/tools/weather.json")
 	require.NoError(t, err)
