@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"maps"
 	"os/exec"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -135,7 +136,8 @@ type Client struct {
 // server, its process.
 type conn struct {
 	session *sdk.ClientSession
-	proc    *process // nil over HTTP
+	proc    *process   // nil over HTTP
+	tap     *schemaTap // the schemas as written; nil over HTTP
 	ended   chan struct{}
 	err     error // why it ended, set before ended closes
 }
@@ -254,7 +256,8 @@ func (c *Client) connect(ctx context.Context) (*conn, error) {
 		cmd := exec.Command(c.ep.Command, c.ep.Args...)
 		cmd.Env = c.ep.Env
 		cn.proc = newProcess(cmd, c.opts.Stderr)
-		transport = &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateAfter}
+		cn.tap = newSchemaTap()
+		transport = &tapTransport{Transport: &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateAfter}, tap: cn.tap}
 	} else {
 		transport = &sdk.StreamableClientTransport{Endpoint: c.ep.URL, HTTPClient: c.ep.HTTPClient, MaxRetries: -1}
 	}
@@ -522,7 +525,7 @@ func (c *Client) sync(ctx context.Context, cn *conn) error {
 		if old != nil && old.def == string(def) {
 			continue
 		}
-		tool, err := c.define(name, t)
+		tool, err := c.define(name, t, cn.tap)
 		var dispose func()
 		if err == nil {
 			dispose, err = c.reg.Register(tool, registry.In(c.opts.Scope))
@@ -566,15 +569,17 @@ func (c *Client) sync(ctx context.Context, cn *conn) error {
 	return nil
 }
 
-// define makes the registry tool for the server's tool t.
-func (c *Client) define(name string, t *sdk.Tool) (*registry.Tool, error) {
-	params, err := schemaOf(t.InputSchema)
+// define makes the registry tool for the server's tool t, with its
+// schemas as the server wrote them when the tap saw them.
+func (c *Client) define(name string, t *sdk.Tool, tap *schemaTap) (*registry.Tool, error) {
+	rawIn, rawOut := tap.schemas(t.Name)
+	params, err := schemaOf(t.InputSchema, rawIn)
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
 	var output *registry.Schema
 	if t.OutputSchema != nil {
-		if output, err = schemaOf(t.OutputSchema); err != nil {
+		if output, err = schemaOf(t.OutputSchema, rawOut); err != nil {
 			return nil, fmt.Errorf("output schema: %w", err)
 		}
 	}
@@ -608,8 +613,10 @@ func (c *Client) define(name string, t *sdk.Tool) (*registry.Tool, error) {
 	})
 }
 
-// schemaOf turns a schema as the SDK decoded it into a registry schema.
-func schemaOf(v any) (*registry.Schema, error) {
+// schemaOf turns a schema as the SDK decoded it into a registry schema:
+// raw, the server's own bytes, when they are the same document (they keep
+// the order of the properties), else the SDK's value re-encoded.
+func schemaOf(v any, raw json.RawMessage) (*registry.Schema, error) {
 	if v == nil {
 		return nil, nil
 	}
@@ -617,5 +624,19 @@ func schemaOf(v any) (*registry.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(raw) > 0 && sameJSON(raw, b) {
+		if s, err := registry.ParseJSONSchema(raw); err == nil {
+			return s, nil
+		}
+	}
 	return registry.ParseJSONSchema(b)
+}
+
+// sameJSON reports whether a and b hold the same JSON value.
+func sameJSON(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	return reflect.DeepEqual(x, y)
 }

@@ -93,6 +93,11 @@ func TestMount_tools(t *testing.T) {
 	require.Contains(t, string(echo.Parameters().Raw()), `"message"`)
 	sum, _ := reg.Get("ev__get-structured-content", registry.Scope{}, nil)
 	require.NotNil(t, sum.OutputSchema(), "outputSchema types the SDK")
+	// The schema as the server wrote it, not as the SDK's map re-encodes it:
+	// the declarations list the properties in the server's order.
+	ann, _ := reg.Get("ev__get-annotated-message", registry.Scope{}, nil)
+	raw := string(ann.Parameters().Raw())
+	require.Less(t, strings.Index(raw, `"messageType"`), strings.Index(raw, `"includeImage"`), raw)
 }
 
 func TestMount_callThroughPipeline(t *testing.T) {
