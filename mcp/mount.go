@@ -111,17 +111,22 @@ type Client struct {
 	opts MountOptions
 	log  *slog.Logger
 
-	// connMu serialises connecting: a restart happens once however many
-	// calls find the server down.
-	connMu sync.Mutex
+	// restart (capacity 1) is held while connecting after an exit: a
+	// restart happens once however many calls find the server down, and a
+	// call waiting for it still honours its context.
+	restart chan struct{}
+	// life ends when Close begins: a restart in progress gives up.
+	life    context.Context
+	endLife context.CancelFunc
 	// syncMu serialises the synchronisations of the registrations.
 	syncMu sync.Mutex
 
 	mu       sync.Mutex
 	conn     *conn
 	down     error     // why the last connection ended; nil while up
+	started  time.Time // when conn was made
+	quick    int       // exits (and failed restarts) in a row, each soon after a start
 	nextTry  time.Time // no restart before this
-	backoff  time.Duration
 	restarts int
 	closed   bool
 	tools    map[string]*mounted // by registry name
@@ -138,8 +143,11 @@ type conn struct {
 	session *sdk.ClientSession
 	proc    *process   // nil over HTTP
 	tap     *schemaTap // the schemas as written; nil over HTTP
-	ended   chan struct{}
-	err     error // why it ended, set before ended closes
+
+	closeOnce sync.Once
+	closeErr  error
+	ended     chan struct{}
+	err       error // why it ended, set before ended closes
 }
 
 // mounted is one registered tool.
@@ -164,12 +172,15 @@ func Mount(ctx context.Context, reg *registry.Registry, ep Endpoint, opts MountO
 		return nil, errors.New("mcp: nil registry")
 	}
 	opts = opts.withDefaults()
+	life, endLife := context.WithCancel(context.Background())
 	c := &Client{
+		life:    life,
+		endLife: endLife,
 		ep:      ep,
 		reg:     reg,
 		opts:    opts,
 		log:     opts.Logger.With(slog.String("mcp_server", ep.Name)),
-		backoff: opts.MinBackoff,
+		restart: make(chan struct{}, 1),
 		tools:   make(map[string]*mounted),
 		resync:  make(chan struct{}, 1),
 		stop:    make(chan struct{}),
@@ -177,14 +188,16 @@ func Mount(ctx context.Context, reg *registry.Registry, ep Endpoint, opts MountO
 	}
 	cn, err := c.connect(ctx)
 	if err != nil {
+		endLife()
 		return nil, err
 	}
 	c.mu.Lock()
 	c.adopt(cn)
 	c.mu.Unlock()
-	if err := c.sync(ctx, cn); err != nil {
+	if err := c.sync(ctx, cn, true); err != nil {
 		cn.close()
 		c.disposeAll()
+		endLife()
 		return nil, err
 	}
 	go c.loop()
@@ -225,15 +238,19 @@ func (c *Client) Close() error {
 		return nil
 	}
 	c.closed = true
-	cn := c.conn
 	c.mu.Unlock()
+	c.endLife()
+	// Wait for a restart in progress: it gives up and closes what it
+	// started.
+	c.restart <- struct{}{}
+	<-c.restart
 	close(c.stop)
 	<-c.done
 	c.disposeAll()
-	if cn != nil {
-		return cn.close()
-	}
-	return nil
+	c.mu.Lock()
+	cn := c.conn
+	c.mu.Unlock()
+	return cn.close()
 }
 
 func (c *Client) disposeAll() {
@@ -284,8 +301,31 @@ func (c *Client) connect(ctx context.Context) (*conn, error) {
 
 // adopt makes cn the current connection; c.mu must be held.
 func (c *Client) adopt(cn *conn) {
-	c.conn, c.down = cn, nil
+	c.conn, c.down, c.started = cn, nil, time.Now()
 	c.noticeEnd(cn)
+}
+
+// stableAfter is how long a server must have run for its exit to count as
+// a first failure again: it is then restarted on the next call at once.
+const stableAfter = 10 * time.Second
+
+// failed counts a failure (an exit, a failed restart) and says when the
+// next restart may be tried: at once after the first failure in a row,
+// then after MinBackoff, doubling up to MaxBackoff. c.mu must be held.
+func (c *Client) failed() {
+	if time.Since(c.started) >= stableAfter {
+		c.quick = 0
+	}
+	c.quick++
+	var wait time.Duration
+	if c.quick > 1 {
+		wait = c.opts.MinBackoff
+		for i := 2; i < c.quick && wait < c.opts.MaxBackoff; i++ {
+			wait *= 2
+		}
+		wait = min(wait, c.opts.MaxBackoff)
+	}
+	c.nextTry = time.Now().Add(wait)
 }
 
 // noticeEnd marks the server down if cn, the current connection, ended;
@@ -294,12 +334,18 @@ func (c *Client) noticeEnd(cn *conn) {
 	if c.conn != cn || c.closed || c.down != nil || !isEnded(cn) {
 		return
 	}
-	c.down = cn.err
+	c.markDown(cn.err)
+	c.log.Warn("mcp server exited", slog.String("error", describeExit(cn.err)), slog.String("stderr", strings.TrimSpace(strings.TrimPrefix(cn.stderrTail(), "; its stderr ended with: "))))
+}
+
+// markDown records that the current connection ended with err; c.mu
+// must be held.
+func (c *Client) markDown(err error) {
+	c.down = err
 	if c.down == nil {
 		c.down = errors.New("the connection closed")
 	}
-	c.nextTry = time.Now().Add(c.backoff)
-	c.log.Warn("mcp server exited", slog.String("error", describeExit(cn.err)), slog.String("stderr", strings.TrimSpace(strings.TrimPrefix(cn.stderrTail(), "; its stderr ended with: "))))
+	c.failed()
 }
 
 // terminateAfter is how long closing a stdio server waits for it to exit
@@ -310,17 +356,21 @@ const terminateAfter = 300 * time.Millisecond
 
 // close ends the session and the server. A server that had to be
 // terminated is not an error: that is how closing ends it.
+// Closing twice waits for the first and returns its error.
 func (cn *conn) close() error {
-	err := cn.session.Close()
-	if cn.proc != nil {
-		cn.proc.kill()
-		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			err = nil
+	cn.closeOnce.Do(func() {
+		err := cn.session.Close()
+		if cn.proc != nil {
+			cn.proc.kill()
+			var exit *exec.ExitError
+			if errors.As(err, &exit) {
+				err = nil
+			}
 		}
-	}
-	<-cn.ended
-	return err
+		<-cn.ended
+		cn.closeErr = err
+	})
+	return cn.closeErr
 }
 
 func (cn *conn) stderrTail() string {
@@ -352,8 +402,12 @@ func (c *Client) live(ctx context.Context) (*conn, error) {
 	case down == nil:
 		return cn, nil
 	}
-	c.connMu.Lock()
-	defer c.connMu.Unlock()
+	select {
+	case c.restart <- struct{}{}:
+	case <-ctx.Done():
+		return nil, context.Cause(ctx)
+	}
+	defer func() { <-c.restart }()
 	c.mu.Lock()
 	cn, down, closed = c.conn, c.down, c.closed
 	wait := time.Until(c.nextTry)
@@ -367,32 +421,60 @@ func (c *Client) live(ctx context.Context) (*conn, error) {
 		return nil, errorf(ErrServerExited, "MCP server %s exited (%s)%s; it is restarted on a call after %s",
 			c.ep.Name, describeExit(down), cn.stderrTail(), wait.Round(time.Millisecond))
 	}
-	next, err := c.connect(ctx)
+	// The restart ends with the call's context or with Close.
+	rctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	stop := context.AfterFunc(c.life, func() { cancel(ErrClosed) })
+	defer stop()
+	next, err := c.connect(rctx)
 	if err == nil {
-		err = c.sync(ctx, next)
-		if err != nil {
+		if err = c.sync(rctx, next, true); err != nil {
 			next.close()
 		}
 	}
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	if err != nil {
-		c.backoff = min(2*c.backoff, c.opts.MaxBackoff)
-		c.nextTry = time.Now().Add(c.backoff)
-		c.log.Warn("mcp server restart failed", slog.String("error", err.Error()), slog.Duration("retry_in", c.backoff))
+		c.failed()
+		wait := time.Until(c.nextTry).Round(time.Millisecond)
+		c.mu.Unlock()
+		c.log.Warn("mcp server restart failed", slog.String("error", err.Error()), slog.Duration("retry_in", wait))
 		return nil, fmt.Errorf("MCP server %s exited (%s) and could not be restarted: %w", c.ep.Name, describeExit(down), err)
 	}
 	if c.closed {
-		go next.close()
+		c.mu.Unlock()
+		next.close()
 		return nil, errorf(ErrClosed, "MCP server %s was unmounted", c.ep.Name)
 	}
 	old := c.conn
-	c.backoff = c.opts.MinBackoff
 	c.adopt(next)
 	c.restarts++
-	c.log.Info("mcp server restarted", slog.Int("restarts", c.restarts))
-	go old.close() // already ended: this only reaps it
+	restarts := c.restarts
+	c.mu.Unlock()
+	c.log.Warn("mcp server restarted", slog.Int("restarts", restarts), slog.String("after", describeExit(down)))
+	old.close() // it ended: this only reaps it
 	return next, nil
+}
+
+// hungAfter is how long a call whose context ended may wait for the SDK to
+// give up. The SDK stops waiting for the answer at once, but a write to a
+// stdio server that does not read its input blocks whatever the context.
+const hungAfter = time.Second
+
+// hung closes cn, whose server stopped reading its input, and marks the
+// server down, so that the next call restarts it.
+func (c *Client) hung(cn *conn) {
+	c.mu.Lock()
+	if c.conn == cn && c.down == nil && !c.closed {
+		c.markDown(errors.New("it stopped reading its input"))
+		c.log.Warn("mcp server hung: it stopped reading its input; closing it")
+	}
+	c.mu.Unlock()
+	// Kill it first: the SDK's close waits for the blocked write, which
+	// fails only once the pipe has no reader.
+	if cn.proc != nil {
+		cn.proc.kill()
+	}
+	go cn.close() // Close waits for it (conn.close runs once)
 }
 
 // call runs the server's tool remote with the raw arguments args.
@@ -404,7 +486,27 @@ func (c *Client) call(ctx context.Context, remote string, args json.RawMessage) 
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
-	res, err := cn.session.CallTool(ctx, &sdk.CallToolParams{Name: remote, Arguments: args})
+	type answer struct {
+		res *sdk.CallToolResult
+		err error
+	}
+	done := make(chan answer, 1)
+	go func() {
+		res, err := cn.session.CallTool(ctx, &sdk.CallToolParams{Name: remote, Arguments: args})
+		done <- answer{res, err}
+	}()
+	var a answer
+	select {
+	case a = <-done:
+	case <-ctx.Done():
+		select {
+		case a = <-done:
+		case <-time.After(hungAfter):
+			c.hung(cn)
+			return nil, context.Cause(ctx)
+		}
+	}
+	res, err := a.res, a.err
 	switch {
 	case err == nil:
 	case ctx.Err() != nil:
@@ -426,17 +528,19 @@ func (c *Client) call(ctx context.Context, remote string, args json.RawMessage) 
 }
 
 // ended reports whether the call's error err came from the connection
-// ending: the session ends shortly after a read or write fails, so a
-// failed call waits a little for that to be seen.
+// ending. The session ends shortly after its connection fails, so an error
+// that says the connection failed waits (boundedly) for that to be seen.
 func ended(cn *conn, err error) bool {
-	wait := 50 * time.Millisecond
-	if errors.Is(err, sdk.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		wait = 2 * time.Second
+	if isEnded(cn) {
+		return true
+	}
+	if !errors.Is(err, sdk.ErrConnectionClosed) && !errors.Is(err, io.EOF) && !errors.Is(err, io.ErrUnexpectedEOF) {
+		return false
 	}
 	select {
 	case <-cn.ended:
 		return true
-	case <-time.After(wait):
+	case <-time.After(2 * time.Second):
 		return false
 	}
 }
@@ -481,16 +585,22 @@ func (c *Client) loop() {
 			case <-ctx.Done():
 			}
 		}()
-		if err := c.sync(ctx, cn); err != nil {
+		if err := c.sync(ctx, cn, false); err != nil {
 			c.log.Warn("mcp tools re-synchronisation failed", slog.String("error", err.Error()))
 		}
 		cancel()
 	}
 }
 
-// sync lists the server's tools and makes the registrations match: new
-// tools registered, changed ones replaced, vanished ones disposed.
-func (c *Client) sync(ctx context.Context, cn *conn) error {
+// sync lists the server's tools through cn and makes the registrations
+// match: new tools registered, changed ones replaced, vanished ones
+// disposed. Unless adopting (cn is about to become the connection), a list
+// from a connection that is no longer the current one is dropped.
+func (c *Client) sync(ctx context.Context, cn *conn, adopting bool) error {
+	// One synchronisation at a time; the registry is changed without c.mu
+	// held, so that its subscribers may call the client.
+	c.syncMu.Lock()
+	defer c.syncMu.Unlock()
 	var listed []*sdk.Tool
 	for t, err := range cn.session.Tools(ctx, nil) {
 		if err != nil {
@@ -498,13 +608,13 @@ func (c *Client) sync(ctx context.Context, cn *conn) error {
 		}
 		listed = append(listed, t)
 	}
-	// One synchronisation at a time; the registry is changed without c.mu
-	// held, so that its subscribers may call the client.
-	c.syncMu.Lock()
-	defer c.syncMu.Unlock()
 	c.mu.Lock()
+	current := c.conn == cn && c.down == nil
 	next := maps.Clone(c.tools)
 	c.mu.Unlock()
+	if !adopting && !current {
+		return nil
+	}
 	seen := make(map[string]string, len(listed)) // registry name → remote name
 	var added, replaced, removed int
 	for _, t := range listed {
@@ -524,6 +634,14 @@ func (c *Client) sync(ctx context.Context, cn *conn) error {
 		old := next[name]
 		if old != nil && old.def == string(def) {
 			continue
+		}
+		if old == nil {
+			if _, taken := c.reg.Get(name, c.opts.Scope, nil); taken {
+				c.log.Warn("mcp tool refused: a tool of that name is already registered",
+					slog.String("tool", t.Name), slog.String("name", name))
+				delete(seen, name)
+				continue
+			}
 		}
 		tool, err := c.define(name, t, cn.tap)
 		var dispose func()

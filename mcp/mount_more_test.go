@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -320,4 +321,51 @@ func TestMount_everythingOverHTTP(t *testing.T) {
 	require.False(t, r.IsError, ptc.ContentText(r.Content))
 	require.Equal(t, "The sum of 1 and 2 is 3. / Echo: http", ptc.ContentText(r.Content))
 	t.Logf("ran after %v", time.Since(deadline.Add(-20*time.Second)))
+}
+
+// TestMount_hungServer: a stdio server that stops reading its input (here
+// stopped with SIGSTOP) while a call's arguments outgrow the pipe: the call
+// ends at its timeout, the server is closed as hung, and the next call
+// restarts it.
+func TestMount_hungServer(t *testing.T) {
+	var logs syncBuffer
+	reg := registry.New()
+	c := everything(t, reg, mcp.MountOptions{CallTimeout: 2 * time.Second, Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+	require.NoError(t, err)
+	pipe.Wrap(pipeline.TimeoutPolicy())
+	pids := children(t)
+	require.NotEmpty(t, pids)
+	for _, pid := range pids {
+		require.NoError(t, syscall.Kill(pid, syscall.SIGSTOP))
+	}
+	big, _ := json.Marshal(map[string]string{"message": strings.Repeat("x", 300<<10)})
+	start := time.Now()
+	o := pipe.Call(context.Background(), pipeline.RawCall{ID: "1", Name: "ev__echo", Arguments: big}, pipeline.Env{})
+	require.Equal(t, pipeline.CodeToolTimeout, o.Code(), "%v", o.Content())
+	require.Less(t, time.Since(start), 10*time.Second, "the call ends near its timeout, not never")
+
+	o = pipe.Call(context.Background(), pipeline.RawCall{ID: "2", Name: "ev__echo", Arguments: json.RawMessage(`{"message":"again"}`)}, pipeline.Env{})
+	require.True(t, o.OK(), "the hung server is replaced: %v", o.Content())
+	require.Equal(t, 1, c.Restarts())
+	require.Contains(t, logs.String(), "mcp server hung")
+}
+
+// TestMount_collision: a server's tool whose name is already taken in the
+// scope is refused (and logged), not registered over the other.
+func TestMount_collision(t *testing.T) {
+	var logs syncBuffer
+	reg := registry.New()
+	mine := registry.MustDefine(registry.Spec[struct{}, string]{
+		Name: "ev__echo", Description: "Mine.",
+		Execute: func(context.Context, struct{}, *registry.Exec) (string, error) { return "mine", nil },
+	})
+	_, err := reg.Register(mine)
+	require.NoError(t, err)
+	c := everything(t, reg, mcp.MountOptions{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
+	require.NotContains(t, c.Tools(), "ev__echo")
+	require.Contains(t, c.Tools(), "ev__get-sum")
+	got, _ := reg.Get("ev__echo", registry.Scope{}, nil)
+	require.Same(t, mine, got)
+	require.Contains(t, logs.String(), "a tool of that name is already registered")
 }
