@@ -241,6 +241,10 @@ func (e *Executor) enter() bool {
 	return true
 }
 
+// Pipeline returns the pipeline every subcall goes through
+// (Config.Pipeline); its registry holds the tools the SDK offers.
+func (e *Executor) Pipeline() *pipeline.Pipeline { return e.pipe }
+
 // RunCodePipeline returns the pipeline the run_code calls themselves go
 // through: its registry holds run_code alone. Add policies to it to gate or
 // observe whole programs (a guard that refuses run_code for an agent, a

@@ -24,8 +24,9 @@ type ServerOptions struct {
 	// Agent is the scope the runs call tools in, and whose tools
 	// run_code's description declares; the zero Scope is the deployment.
 	Agent registry.Scope
-	// Logger receives one record per run ("run": duration, subcalls,
-	// outcome kind); nil discards them.
+	// Logger receives one record per run ("run": its correlation token,
+	// the parent token of its subcalls' pipeline events; duration,
+	// subcalls, outcome kind); nil discards them.
 	Logger *slog.Logger
 	// Name and Version identify the server to clients; empty means "ptc"
 	// and "1".
@@ -40,8 +41,11 @@ type Server struct {
 	log   *slog.Logger
 	srv   *sdk.Server
 
-	descMu sync.Mutex
-	desc   string // the description of the run_code tool offered
+	descMu     sync.Mutex
+	desc       string // the description of the run_code tool offered
+	stale      bool   // the registry changed since desc was made
+	refreshing bool   // a goroutine is refreshing desc
+	unsub      func()
 
 	// life is cancelled with ptc.ErrShutdown when Shutdown stops waiting.
 	life  context.Context
@@ -54,7 +58,8 @@ type Server struct {
 
 // NewServer returns a server offering ex's run_code as an MCP tool whose
 // description is ex.Describe's for opts.Agent, kept up to date as the
-// registry changes. The server does not own ex: Shutdown leaves it open.
+// registry changes (connected clients are told the tool list changed).
+// The server does not own ex: Shutdown leaves it open.
 func NewServer(ex *ptc.Executor, opts ServerOptions) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -70,7 +75,10 @@ func NewServer(ex *ptc.Executor, opts ServerOptions) *Server {
 	s.srv = sdk.NewServer(&sdk.Implementation{Name: opts.Name, Version: opts.Version}, &sdk.ServerOptions{
 		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
 	})
+	s.unsub = ex.Pipeline().Registry().Subscribe(func(registry.Change) { s.changed() })
 	s.refresh()
+	// A list answers with the current description even if the refresh
+	// the change started has not run yet.
 	s.srv.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 			if method == "tools/list" {
@@ -82,11 +90,38 @@ func NewServer(ex *ptc.Executor, opts ServerOptions) *Server {
 	return s
 }
 
-// refresh (re)declares run_code when its description changed.
-func (s *Server) refresh() {
-	d := s.ex.Describe(s.agent, nil)
+// changed notes a registry change and refreshes run_code's description on
+// a goroutine of its own: a burst of changes (a server's tools mounted one
+// by one) makes one refresh, or two.
+func (s *Server) changed() {
 	s.descMu.Lock()
 	defer s.descMu.Unlock()
+	s.stale = true
+	if s.refreshing {
+		return
+	}
+	s.refreshing = true
+	go func() {
+		for {
+			s.descMu.Lock()
+			if !s.stale {
+				s.refreshing = false
+				s.descMu.Unlock()
+				return
+			}
+			s.stale = false
+			s.descMu.Unlock()
+			s.refresh()
+		}
+	}()
+}
+
+// refresh (re)declares run_code when its description changed; the SDK
+// then tells connected clients that the tool list changed.
+func (s *Server) refresh() {
+	s.descMu.Lock()
+	defer s.descMu.Unlock()
+	d := s.ex.Describe(s.agent, nil)
 	if d.Description == s.desc {
 		return
 	}
@@ -145,6 +180,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
 	s.down = true
 	s.mu.Unlock()
+	s.unsub()
 	done := make(chan struct{})
 	go func() {
 		s.runs.Wait()
@@ -235,6 +271,7 @@ func (s *Server) logRun(ctx context.Context, id string, d time.Duration, r *ptc.
 	}
 	s.log.LogAttrs(ctx, level, "run",
 		slog.String("id", id),
+		slog.String("token", r.Outcome.Token()),
 		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
 		slog.Int("subcalls", len(r.Subcalls)),
 		slog.String("kind", kind(r)),

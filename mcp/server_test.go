@@ -113,19 +113,39 @@ func TestServer_http(t *testing.T) {
 }
 
 func TestServer_stdio(t *testing.T) {
-	ex, _ := plainExecutor(t, host.Limits{})
+	ex, reg := plainExecutor(t, host.Limits{})
 	s := mcp.NewServer(ex, mcp.ServerOptions{})
 	cr, sw := io.Pipe()
 	sr, cw := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.ServeStdio(ctx, sr, sw) }()
-	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	changed := make(chan struct{}, 10)
+	c := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { changed <- struct{}{} },
+	})
 	cs, err := c.Connect(ctx, &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
 	require.NoError(t, err)
 	res := runCode(t, cs, `return 6 * 7`)
 	require.False(t, res.IsError, text(res))
 	require.Equal(t, "42", text(res))
+
+	// A tool registered later: the client is told, and the next list has it.
+	_, err = cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	_, err = reg.Register(registry.MustDefine(registry.Spec[struct{}, string]{
+		Name: "later", Description: "Registered later.",
+		Execute: func(context.Context, struct{}, *registry.Exec) (string, error) { return "ok", nil },
+	}))
+	require.NoError(t, err)
+	select {
+	case <-changed:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no notifications/tools/list_changed")
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	require.Contains(t, tools.Tools[0].Description, "later(")
 	cs.Close()
 	cancel()
 	<-done

@@ -256,8 +256,14 @@ func TestServe_http(t *testing.T) {
 	res := call(`return (await tools.get_weather({city: "Paris"})).tempC`)
 	require.False(t, res.IsError)
 	require.Equal(t, "21", res.Content[0].(*sdk.TextContent).Text)
+	// The subcall's "tool result" (the pipeline's slog result logger), then
+	// the run's record; the subcall's parent is the run's token.
+	sub := <-lines
+	require.Equal(t, "tool result", sub["msg"])
+	require.Equal(t, "get_weather", sub["tool"])
 	rec := <-lines
 	require.Equal(t, "run", rec["msg"])
+	require.Equal(t, rec["token"], sub["parent"])
 	require.Equal(t, "ok", rec["kind"])
 	require.EqualValues(t, 1, rec["subcalls"])
 	require.Contains(t, rec, "duration_ms")

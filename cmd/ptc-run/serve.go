@@ -12,6 +12,7 @@ import (
 
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/mcp"
+	"github.com/ptchost/ptc/pipeline"
 )
 
 // defaultListen is serve's address without --listen or --stdio: loopback
@@ -58,6 +59,10 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer closeAll()
 	srv := mcp.NewServer(ex, mcp.ServerOptions{Logger: logger, Name: "ptc-run"})
+	// Each subcall's result too, through the pipeline's slog result
+	// logger: "tool result" with the tool, its parent (the run's token),
+	// duration and failure code.
+	ex.Pipeline().OnResult(pipeline.SlogResult(logger))
 
 	// serveCtx outlives ctx by the shutdown: the runs in progress get
 	// --grace to finish (then are aborted), and their answers are written.
