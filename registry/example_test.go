@@ -91,7 +91,7 @@ func ExampleRegistry_Restrict() {
 	r.Register(exampleTool("write_file"))
 	r.Register(exampleTool("comment"), registry.In(agent))
 
-	lift, _ := r.Restrict(agent, registry.Allow("read_file"))
+	lift, _ := r.Restrict(agent, registry.Only("read_file"))
 	for _, s := range r.Schemas(agent, nil) {
 		fmt.Println(s.Name)
 	}

@@ -10,11 +10,12 @@ type Filter struct {
 	list  []string
 }
 
-// Allow returns a mask that lets only the named tools through.
-func Allow(names ...string) Filter { return newFilter(true, names) }
+// Only returns a mask that lets only the named tools through. (It was
+// Allow, a name that read like pipeline.Allow, a policy decision.)
+func Only(names ...string) Filter { return newFilter(true, names) }
 
-// Deny returns a mask that hides the named tools.
-func Deny(names ...string) Filter { return newFilter(false, names) }
+// Except returns a mask that hides the named tools.
+func Except(names ...string) Filter { return newFilter(false, names) }
 
 func newFilter(allow bool, names []string) Filter {
 	f := Filter{allow: allow, names: make(map[string]struct{}, len(names)), list: slices.Clone(names)}

@@ -126,11 +126,11 @@ func TestRegistry_Restrict(t *testing.T) {
 		want    []string // visible in agent, registration order
 	}{
 		{"no mask", nil, []string{"a", "b", "c", "mine"}},
-		{"allow mask", []registry.Filter{registry.Allow("a", "b")}, []string{"a", "b", "mine"}},
-		{"deny mask", []registry.Filter{registry.Deny("b")}, []string{"a", "c", "mine"}},
-		{"masks intersect", []registry.Filter{registry.Allow("a", "b"), registry.Allow("b", "c")}, []string{"b", "mine"}},
-		{"allow and deny intersect", []registry.Filter{registry.Allow("a", "b"), registry.Deny("a")}, []string{"b", "mine"}},
-		{"scoped registrations stay visible", []registry.Filter{registry.Allow()}, []string{"mine"}},
+		{"allow mask", []registry.Filter{registry.Only("a", "b")}, []string{"a", "b", "mine"}},
+		{"deny mask", []registry.Filter{registry.Except("b")}, []string{"a", "c", "mine"}},
+		{"masks intersect", []registry.Filter{registry.Only("a", "b"), registry.Only("b", "c")}, []string{"b", "mine"}},
+		{"allow and deny intersect", []registry.Filter{registry.Only("a", "b"), registry.Except("a")}, []string{"b", "mine"}},
+		{"scoped registrations stay visible", []registry.Filter{registry.Only()}, []string{"mine"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -174,12 +174,12 @@ func TestRegistry_Restrict_PresetAppliesBeneath(t *testing.T) {
 	register(t, r, tool(t, "a"))
 	register(t, r, tool(t, "b"))
 	register(t, r, tool(t, "p_own"), registry.In(preset))
-	_, err := r.Restrict(preset, registry.Deny("a", "p_own"))
+	_, err := r.Restrict(preset, registry.Except("a", "p_own"))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"b", "p_own"}, names(r.Definitions(agent, nil)))
 	assert.Equal(t, []string{"a", "b"}, names(r.Definitions(registry.Scope{Agent: "solo"}, nil)))
 
-	_, err = r.Restrict(registry.Scope{}, registry.Deny("a"))
+	_, err = r.Restrict(registry.Scope{}, registry.Except("a"))
 	assert.ErrorIs(t, err, registry.ErrInvalidScope)
 }
 
@@ -324,7 +324,7 @@ func TestRegistry_Resolve_RegistrationDuringResolution(t *testing.T) {
 	var regErr, resErr error
 	register(t, r, tool(t, "c"), registry.When(func(context.Context, registry.Step) (bool, error) {
 		_, regErr = r.Register(tool(t, "sneaky"))
-		_, resErr = r.Restrict(agent, registry.Deny("c"))
+		_, resErr = r.Restrict(agent, registry.Except("c"))
 		return true, nil
 	}))
 	set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
@@ -362,7 +362,7 @@ func TestToolSet_RefusesStaleCalls(t *testing.T) {
 	}{
 		{"registration disposed", func(t *testing.T, _ *registry.Registry, dispose func(), _ *registry.ToolSet) { dispose() }, registry.ErrStaleToolSet},
 		{"new restriction", func(t *testing.T, r *registry.Registry, _ func(), _ *registry.ToolSet) {
-			_, err := r.Restrict(agent, registry.Deny("x"))
+			_, err := r.Restrict(agent, registry.Except("x"))
 			require.NoError(t, err)
 		}, registry.ErrStaleToolSet},
 		{"same-name replacement", func(t *testing.T, r *registry.Registry, _ func(), _ *registry.ToolSet) {
@@ -445,7 +445,7 @@ func TestRegistry_Subscribe(t *testing.T) {
 	old := register(t, r, tool(t, "y"))
 	register(t, r, tool(t, "y")) // replaces: the old one is no longer visible
 	old()                        // not a visible change
-	lift, err := r.Restrict(agent, registry.Deny("x"))
+	lift, err := r.Restrict(agent, registry.Except("x"))
 	require.NoError(t, err)
 	lift()
 	d2()
@@ -505,7 +505,7 @@ func TestRegistry_Hammer(t *testing.T) {
 					t.Error(err)
 				}
 				if i%10 == 0 {
-					if lift, err := r.Restrict(agent, registry.Deny(name)); err == nil {
+					if lift, err := r.Restrict(agent, registry.Except(name)); err == nil {
 						lift()
 					}
 				}
@@ -567,7 +567,7 @@ func TestRegistry_Resolve_SlowConditionBlocksNobody(t *testing.T) {
 			return err
 		}},
 		{"restrict another agent", func() error {
-			_, err := r.Restrict(other, registry.Deny("x"))
+			_, err := r.Restrict(other, registry.Except("x"))
 			return err
 		}},
 		{"register in the deployment", func() error {
@@ -579,7 +579,7 @@ func TestRegistry_Resolve_SlowConditionBlocksNobody(t *testing.T) {
 			return err
 		}},
 		{"restrict the resolving agent", func() error {
-			_, err := r.Restrict(agent, registry.Deny("y"))
+			_, err := r.Restrict(agent, registry.Except("y"))
 			return err
 		}},
 	}
@@ -638,11 +638,11 @@ func TestRegistry_Definitions_SetHonoursLaterChanges(t *testing.T) {
 		change func(t *testing.T, r *registry.Registry, disposeX func())
 	}{
 		{"restriction", func(t *testing.T, r *registry.Registry, _ func()) {
-			_, err := r.Restrict(agent, registry.Deny("x"))
+			_, err := r.Restrict(agent, registry.Except("x"))
 			require.NoError(t, err)
 		}},
 		{"allow mask on the preset", func(t *testing.T, r *registry.Registry, _ func()) {
-			_, err := r.Restrict(preset, registry.Allow("y"))
+			_, err := r.Restrict(preset, registry.Only("y"))
 			require.NoError(t, err)
 		}},
 		{"disposal", func(_ *testing.T, _ *registry.Registry, disposeX func()) { disposeX() }},
