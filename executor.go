@@ -74,7 +74,8 @@ type runArgs struct {
 type batchKey struct{}
 
 type batchRun struct {
-	env pipeline.Env
+	env    pipeline.Env
+	limits host.Limits
 
 	mu      sync.Mutex
 	reports map[string]*report // by run_code token
@@ -93,6 +94,18 @@ type report struct {
 // Programs of one batch run one at a time, in call order (a program may
 // call serial tools). Execute never panics on bad input.
 func (e *Executor) Execute(ctx context.Context, b pipeline.Batch) []*Result {
+	rs, _ := e.ExecuteWith(ctx, b, RunOptions{}) // no options, no error
+	return rs
+}
+
+// ExecuteWith is Execute with options for this batch's runs (limits that
+// override the executor's). The error is only for invalid options; then
+// no call runs.
+func (e *Executor) ExecuteWith(ctx context.Context, b pipeline.Batch, opts RunOptions) ([]*Result, error) {
+	lim, err := opts.limits(e.limits)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if e.enter() {
@@ -105,6 +118,7 @@ func (e *Executor) Execute(ctx context.Context, b pipeline.Batch) []*Result {
 	}
 	br := &batchRun{
 		env:     pipeline.Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Log: b.Log},
+		limits:  lim,
 		reports: make(map[string]*report),
 	}
 	outs := e.own.Execute(context.WithValue(ctx, batchKey{}, br), pipeline.Batch{
@@ -120,7 +134,7 @@ func (e *Executor) Execute(ctx context.Context, b pipeline.Batch) []*Result {
 		br.mu.Unlock()
 		results[i] = e.result(ctx, o, rep)
 	}
-	return results
+	return results, nil
 }
 
 // abortMessage says why ctx ended, in DESIGN.md's words.
@@ -195,8 +209,8 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	env := br.env
 	env.Parent = exec.CallID
 	sdk := e.sdks.get(env.Agent, env.ToolSet)
-	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(e.limits.InFlight), rep: rep, resultBytes: e.limits.ResultBytes, sdk: sdk}
-	lim := e.limits
+	lim := br.limits
+	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(lim.InFlight), rep: rep, resultBytes: lim.ResultBytes, sdk: sdk}
 	// The executor keeps the in-flight limit itself, in issue order; the
 	// host must hand every call over at once.
 	lim.InFlight = lim.Subcalls

@@ -1,0 +1,107 @@
+package ptc_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/registry"
+)
+
+// TestResult_Err: one place to branch on a failure, errors.Is against the
+// root package's sentinels.
+func TestResult_Err(t *testing.T) {
+	h := newFixture(t, host.Limits{Timeout: 5 * time.Second})
+	run := func(code string, opts ptc.RunOptions) error {
+		t.Helper()
+		r, err := h.ex.Run(context.Background(), code, opts)
+		require.NoError(t, err)
+		return r.Err()
+	}
+	require.NoError(t, run(`return 1`, ptc.RunOptions{}))
+	for _, c := range []struct {
+		code string
+		opts ptc.RunOptions
+		want error
+	}{
+		{`return (`, ptc.RunOptions{}, ptc.ErrSyntax},
+		{`throw new Error("x")`, ptc.RunOptions{}, ptc.ErrException},
+		{`for (;;) {}`, ptc.RunOptions{Limits: ptc.Limits{Timeout: 200 * time.Millisecond}}, ptc.ErrTimeout},
+		{`const a = []; for (;;) a.push("x".repeat(1e6) + a.length)`, ptc.RunOptions{Limits: ptc.Limits{MemoryBytes: 8 << 20}}, ptc.ErrMemory},
+		{`for (;;) console.log("spam")`, ptc.RunOptions{Limits: ptc.Limits{OutputBytes: 100}}, ptc.ErrOutputLimit},
+		{`for (let i = 0; i < 5; i++) await tools.nope({}).catch(() => 0)`, ptc.RunOptions{Limits: ptc.Limits{Subcalls: 2}}, ptc.ErrSubcallLimit},
+	} {
+		err := run(c.code, c.opts)
+		require.ErrorIs(t, err, c.want, "%s: %v", c.code, err)
+		var re *ptc.RunError
+		require.ErrorAs(t, err, &re)
+		require.NotErrorIs(t, err, ptc.ErrAborted)
+	}
+
+	// Aborted: by a deadline, or cancelled.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	r, err := h.ex.Run(ctx, `for (;;) {}`, ptc.RunOptions{})
+	require.NoError(t, err)
+	require.ErrorIs(t, r.Err(), ptc.ErrAborted)
+	require.ErrorIs(t, r.Err(), context.DeadlineExceeded)
+	require.NotErrorIs(t, r.Err(), context.Canceled)
+	ctx, cancel = context.WithCancel(context.Background())
+	cancel()
+	r, err = h.ex.Run(ctx, `return 1`, ptc.RunOptions{})
+	require.NoError(t, err)
+	require.ErrorIs(t, r.Err(), ptc.ErrAborted)
+	require.ErrorIs(t, r.Err(), context.Canceled)
+
+	// Calls that never ran a program.
+	rs := h.ex.Execute(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{
+		{ID: "1", Name: "get_weather", Arguments: json.RawMessage(`{}`)},
+		{ID: "2", Name: ptc.ToolName, Arguments: json.RawMessage(`{"source": "return 1"}`)},
+	}})
+	require.ErrorIs(t, rs[0].Err(), ptc.ErrUnknownTool)
+	require.ErrorIs(t, rs[1].Err(), ptc.ErrInvalidArguments)
+	require.Nil(t, rs[0].Run)
+}
+
+func TestExecuteWith_limits(t *testing.T) {
+	h := newFixture(t, host.Limits{})
+	_, err := h.ex.ExecuteWith(context.Background(), pipeline.Batch{}, ptc.RunOptions{Limits: ptc.Limits{MemoryBytes: 1}})
+	require.Error(t, err, "a memory limit under 1 MiB is refused")
+	// A batch's limits apply to its runs only.
+	r, err := h.ex.Run(context.Background(), `await new Promise(r => setTimeout(r, 300)); return 1`, ptc.RunOptions{Limits: ptc.Limits{Timeout: 100 * time.Millisecond}})
+	require.NoError(t, err)
+	require.ErrorIs(t, r.Err(), ptc.ErrTimeout)
+	require.Contains(t, r.Content[0].Text, "program exceeded its time limit of 100ms")
+	r, err = h.ex.Run(context.Background(), `await new Promise(r => setTimeout(r, 300)); return 1`, ptc.RunOptions{})
+	require.NoError(t, err)
+	require.NoError(t, r.Err())
+}
+
+// Run one program and branch on how it failed.
+func ExampleExecutor_Run() {
+	ctx := context.Background()
+	pipe, _ := pipeline.New(pipeline.Config{Registry: registry.New()})
+	ex, err := ptc.New(ctx, ptc.Config{Pipeline: pipe})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer ex.Close(ctx)
+
+	r, _ := ex.Run(ctx, `for (;;) {}`, ptc.RunOptions{Limits: ptc.Limits{Timeout: 100 * time.Millisecond}})
+	switch err := r.Err(); {
+	case errors.Is(err, ptc.ErrTimeout):
+		fmt.Println("timeout:", err)
+	case err != nil:
+		fmt.Println("failed:", err)
+	}
+	// Output: timeout: code run failed (timeout): program exceeded its time limit of 100ms
+}
