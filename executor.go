@@ -186,8 +186,14 @@ func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *report)
 			}
 		}
 		if len(images) > 0 {
-			r.Content = append(r.Content, registry.TextPart(fmt.Sprintf("Image from %s (call %d):", sc.Tool, sc.N)))
-			r.Content = append(r.Content, images...)
+			mark := &registry.Attribution{Tool: sc.Tool, Call: sc.N}
+			head := registry.TextPart(fmt.Sprintf("Image from %s (call %d):", sc.Tool, sc.N))
+			head.Attribution = mark
+			r.Content = append(r.Content, head)
+			for _, img := range images {
+				img.Attribution = mark
+				r.Content = append(r.Content, img)
+			}
 		}
 		// Context that post-execute listeners attached to the subcall.
 		r.Content = append(r.Content, sc.Outcome.Context()...)

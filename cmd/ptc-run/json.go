@@ -12,24 +12,13 @@ import (
 
 // result is the --json object (DESIGN.md, "ptc-run").
 type result struct {
-	Content     []contentPart   `json:"content"`
+	Content     []registry.Part `json:"content"` // MCP's content blocks (registry.Part.MarshalJSON)
 	IsError     bool            `json:"isError"`
 	Error       *runError       `json:"error"`
 	Output      []string        `json:"output"`
 	ReturnValue json.RawMessage `json:"returnValue"`
 	Subcalls    []subcall       `json:"subcalls"`
 	Stats       stats           `json:"stats"`
-}
-
-// contentPart is one content part: text, or an image with its bytes in
-// base64 (encoding/json's []byte).
-type contentPart struct {
-	Type     string          `json:"type"`
-	Text     *string         `json:"text,omitempty"`
-	MimeType string          `json:"mimeType,omitempty"`
-	Data     []byte          `json:"data,omitempty"`
-	JSON     json.RawMessage `json:"json,omitempty"`
-	URI      string          `json:"uri,omitempty"`
 }
 
 type runError struct {
@@ -65,13 +54,7 @@ func writeJSON(w io.Writer, r *ptc.Result) error {
 		ReturnValue: json.RawMessage("null"),
 		Subcalls:    []subcall{},
 	}
-	for _, p := range r.Content {
-		cp := contentPart{Type: string(p.Type), MimeType: p.MimeType, Data: p.Data, JSON: p.JSON, URI: p.URI}
-		if p.Type == registry.PartText || p.Text != "" {
-			cp.Text = &p.Text
-		}
-		out.Content = append(out.Content, cp)
-	}
+	out.Content = r.Content
 	if o := r.Run; o != nil {
 		if o.Output != nil {
 			out.Output = o.Output
