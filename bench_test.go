@@ -98,7 +98,7 @@ func BenchmarkSDK_200tools(b *testing.B) {
 	f := newFixture(b, host.Limits{}, tools...)
 	b.Run("cached", func(b *testing.B) {
 		for b.Loop() {
-			f.ex.Describe(registry.Scope{}, nil)
+			f.ex.RunCodeSchema(registry.Scope{}, nil)
 		}
 	})
 	b.Run("uncached", func(b *testing.B) {
@@ -108,7 +108,7 @@ func BenchmarkSDK_200tools(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			f.ex.Describe(registry.Scope{}, nil)
+			f.ex.RunCodeSchema(registry.Scope{}, nil)
 			dispose()
 		}
 	})

@@ -76,7 +76,7 @@ func tsBlock(t *testing.T, desc string) string {
 func TestExecutor_Describe_budget(t *testing.T) {
 	tools := crmTools(20)
 	unbounded := budgetExecutor(t, -1, tools...)
-	full := unbounded.Describe(registry.Scope{}, nil).Description
+	full := unbounded.RunCodeSchema(registry.Scope{}, nil).Description
 	fullTS := sdkgen.TypeScript(sdkgen.FromDefinitions(tools))
 	require.Equal(t, fullTS, unbounded.Declarations(registry.Scope{}, nil))
 	require.Equal(t, fullTS, tsBlock(t, full))
@@ -96,10 +96,10 @@ func TestExecutor_Describe_budget(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ex := budgetExecutor(t, tc.budget, tools...)
-			desc := ex.Describe(registry.Scope{}, nil).Description
+			desc := ex.RunCodeSchema(registry.Scope{}, nil).Description
 			decls := ex.Declarations(registry.Scope{}, nil)
 			require.Equal(t, decls, tsBlock(t, desc), "Declarations is what the model sees")
-			require.Equal(t, desc, budgetExecutor(t, tc.budget, tools...).Describe(registry.Scope{}, nil).Description,
+			require.Equal(t, desc, budgetExecutor(t, tc.budget, tools...).RunCodeSchema(registry.Scope{}, nil).Description,
 				"the same tools and budget give the same bytes")
 			if tc.wantFull {
 				require.Equal(t, full, desc)
@@ -131,7 +131,7 @@ func TestExecutor_Describe_deferLoading(t *testing.T) {
 	require.Contains(t, decls, "\n  crm_record_00(args: {", "under budget: in full")
 	require.Contains(t, decls, "\n  crm_record_03: Tool; // Looks up a kind-3 record in the CRM by id.\n", "DeferLoading: in short")
 	require.NotContains(t, decls, "crm_record_03(args")
-	require.Equal(t, decls, tsBlock(t, ex.Describe(registry.Scope{}, nil).Description))
+	require.Equal(t, decls, tsBlock(t, ex.RunCodeSchema(registry.Scope{}, nil).Description))
 	require.Equal(t, decls, budgetExecutor(t, -1, tools...).Declarations(registry.Scope{}, nil), "no budget: still in short")
 }
 

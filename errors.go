@@ -116,6 +116,9 @@ func (r *Result) Err() error {
 	if !r.IsError {
 		return nil
 	}
+	if r.failure != nil {
+		return r.failure
+	}
 	e := &RunError{Code: r.Outcome.Code()}
 	if len(r.Content) > 0 {
 		e.Message = strings.TrimPrefix(r.Content[0].Text, "Error: ")

@@ -70,7 +70,7 @@ func Example() {
 	defer ex.Close(ctx)
 
 	// The model sees one tool; its description declares the SDK.
-	schema := ex.Describe(registry.Scope{}, nil)
+	schema := ex.RunCodeSchema(registry.Scope{}, nil)
 	fmt.Println(schema.Name, strings.Contains(schema.Description, "get_stock(args: {"))
 
 	program := `

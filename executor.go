@@ -39,6 +39,8 @@ type Result struct {
 	Run *host.Outcome
 	// Subcalls are the program's subcalls in the order it issued them.
 	Subcalls []Subcall
+
+	failure error // why a call failed outside any pipeline (Mounts)
 }
 
 // Subcall is one subcall of a program.

@@ -469,7 +469,7 @@ func TestExecute_toolSetApplies(t *testing.T) {
 		on.Store(enabled)
 		set, err := reg.Resolve(context.Background(), registry.Step{})
 		require.NoError(t, err)
-		desc := ex.Describe(registry.Scope{}, set).Description
+		desc := ex.RunCodeSchema(registry.Scope{}, set).Description
 		require.Equal(t, enabled, strings.Contains(desc, "secret("), desc)
 		r := ex.Execute(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{prog}, ToolSet: set})[0]
 		want := `[false,"UNKNOWN_TOOL"]`
@@ -483,18 +483,18 @@ func TestExecute_toolSetApplies(t *testing.T) {
 
 func TestDescribe(t *testing.T) {
 	f := newFixture(t, host.Limits{}, weatherTool())
-	s := f.ex.Describe(registry.Scope{}, nil)
+	s := f.ex.RunCodeSchema(registry.Scope{}, nil)
 	require.Equal(t, "run_code", s.Name)
 	require.JSONEq(t, `{"type":"object","properties":{"code":{"type":"string","description":"The program: the body of an async JavaScript function."}},"required":["code"],"additionalProperties":false}`, string(s.Parameters))
 	require.Contains(t, s.Description, "```ts\ndeclare const tools: {\n  /** Current weather for a city. */\n  get_weather(args: {")
 	require.Contains(t, s.Description, "Promise<{ tempC: number; sky: string }>")
 	require.Contains(t, s.Description, "Limits: 30s, 1000 tool calls, 65536 bytes of output.")
-	require.Equal(t, s, f.ex.Describe(registry.Scope{}, nil), "byte-stable")
+	require.Equal(t, s, f.ex.RunCodeSchema(registry.Scope{}, nil), "byte-stable")
 
 	// A registration changes the description at once.
 	_, err := f.reg.Register(rawTool("later", registry.Parallel, func(context.Context, json.RawMessage) (any, error) { return nil, nil }))
 	require.NoError(t, err)
-	require.Contains(t, f.ex.Describe(registry.Scope{}, nil).Description, "later(")
+	require.Contains(t, f.ex.RunCodeSchema(registry.Scope{}, nil).Description, "later(")
 	r := f.run(t, `return typeof tools.later`)
 	require.Equal(t, "function", ptc.ContentText(r.Content))
 }

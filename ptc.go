@@ -14,12 +14,12 @@
 //
 // # Mounting
 //
-// An agent runtime in PTC mode gives the model Executor.Describe's schema
+// An agent runtime in PTC mode gives the model Executor.Describe's schemas
 // instead of the tools' own schemas, and hands each batch of the model's
 // calls to Executor.Execute:
 //
 //	ex, err := ptc.New(ctx, ptc.Config{Pipeline: pipe})
-//	schema := ex.Describe(agent, set)      // the only tool the model sees
+//	tools := ex.Describe(agent, set)       // run_code, the only tool the model sees
 //	results := ex.Execute(ctx, pipeline.Batch{Calls: calls, ToolSet: set, Agent: agent})
 //
 // # Large tool sets
@@ -254,7 +254,13 @@ func (e *Executor) RunCodePipeline() *pipeline.Pipeline { return e.own }
 
 const codeDescription = "The program: the body of an async JavaScript function."
 
-// Describe returns the run_code schema the model sees in PTC mode: its
+// Describe returns the tools the model sees in PTC mode: run_code (see
+// RunCodeSchema). It is the [ToolExecutor] method.
+func (e *Executor) Describe(agent registry.Scope, set *registry.ToolSet) []registry.ToolSchema {
+	return []registry.ToolSchema{e.RunCodeSchema(agent, set)}
+}
+
+// RunCodeSchema returns the run_code schema the model sees in PTC mode: its
 // description explains the program's contract and declares, in
 // TypeScript, the tools agent may call through set (nil: the registered
 // definitions, without conditional tools), within Config.DeclarationBytes
@@ -263,14 +269,14 @@ const codeDescription = "The program: the body of an async JavaScript function."
 // or by another registry, admits no tools. The bytes depend only on the
 // visible tools, their order, the limits and the budget, so a prompt
 // prefix that holds them stays cacheable.
-func (e *Executor) Describe(agent registry.Scope, set *registry.ToolSet) registry.ToolSchema {
+func (e *Executor) RunCodeSchema(agent registry.Scope, set *registry.ToolSet) registry.ToolSchema {
 	s := e.runCode.Schema()
 	s.Description = e.sdks.get(agent, set).description(e.description)
 	return s
 }
 
 // Declarations returns the TypeScript declarations of the tools agent may
-// call through set, exactly as Describe's description holds them (within
+// call through set, exactly as RunCodeSchema's description holds them (within
 // Config.DeclarationBytes): the part of it that changes with the tools.
 func (e *Executor) Declarations(agent registry.Scope, set *registry.ToolSet) string {
 	return e.sdks.get(agent, set).TypeScript()

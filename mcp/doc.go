@@ -20,7 +20,7 @@
 // # Serve: run_code as an MCP server
 //
 // [NewServer] exposes an executor's run_code as an MCP tool whose
-// description is [ptc.Executor.Describe]'s. [Server.Handler] answers
+// description is [ptc.Executor.RunCodeSchema]'s. [Server.Handler] answers
 // streamable HTTP at /mcp in the SDK's stateless mode (any replica serves
 // any request, so N replicas scale behind an ordinary load balancer) and
 // health at /healthz; [Server.ServeStdio] speaks MCP on a pair of streams.

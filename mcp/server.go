@@ -57,7 +57,7 @@ type Server struct {
 }
 
 // NewServer returns a server offering ex's run_code as an MCP tool whose
-// description is ex.Describe's for opts.Agent, kept up to date as the
+// description is ex.RunCodeSchema's for opts.Agent, kept up to date as the
 // registry changes (connected clients are told the tool list changed).
 // The server does not own ex: Shutdown leaves it open.
 func NewServer(ex *ptc.Executor, opts ServerOptions) *Server {
@@ -121,7 +121,7 @@ func (s *Server) changed() {
 func (s *Server) refresh() {
 	s.descMu.Lock()
 	defer s.descMu.Unlock()
-	d := s.ex.Describe(s.agent, nil)
+	d := s.ex.RunCodeSchema(s.agent, nil)
 	if d.Description == s.desc {
 		return
 	}

@@ -80,7 +80,7 @@ func TestServer_http(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, tools.Tools, 1)
 	require.Equal(t, "run_code", tools.Tools[0].Name)
-	require.Equal(t, ex.Describe(registry.Scope{}, nil).Description, tools.Tools[0].Description, "the description is Describe's, verbatim")
+	require.Equal(t, ex.RunCodeSchema(registry.Scope{}, nil).Description, tools.Tools[0].Description, "the description is Describe's, verbatim")
 
 	res := runCode(t, cs, `console.log("hi"); return {d: await tools.double({n: 21})};`)
 	require.False(t, res.IsError, text(res))

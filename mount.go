@@ -1,0 +1,164 @@
+package ptc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/registry"
+)
+
+// ToolExecutor is how the model's tool calls are carried out, as the seed
+// defines a provider: Describe gives the tools the model sees, Execute
+// settles a batch of its calls, one result per call in call order. The
+// PTC executor ([Executor]: run_code) and the native one
+// ([NativeExecutor]: the tools themselves) implement it; so may a
+// caller's own.
+type ToolExecutor interface {
+	Describe(agent registry.Scope, set *registry.ToolSet) []registry.ToolSchema
+	Execute(ctx context.Context, b pipeline.Batch) []*Result
+}
+
+var (
+	_ ToolExecutor = (*Executor)(nil)
+	_ ToolExecutor = (*NativeExecutor)(nil)
+)
+
+// NativeExecutor lets the model call the tools directly: it describes the
+// visible tools' own schemas and runs each batch through the pipeline.
+type NativeExecutor struct {
+	pipe *pipeline.Pipeline
+}
+
+// NewNativeExecutor returns a native executor over pipe.
+func NewNativeExecutor(pipe *pipeline.Pipeline) (*NativeExecutor, error) {
+	if pipe == nil {
+		return nil, ErrNoPipeline
+	}
+	return &NativeExecutor{pipe: pipe}, nil
+}
+
+// Describe returns the schemas of the tools agent may call through set.
+func (n *NativeExecutor) Describe(agent registry.Scope, set *registry.ToolSet) []registry.ToolSchema {
+	return n.pipe.Registry().Schemas(agent, set)
+}
+
+// Execute runs the batch through the pipeline; each result's content is
+// the call's content, exactly what the model sees.
+func (n *NativeExecutor) Execute(ctx context.Context, b pipeline.Batch) []*Result {
+	outs := n.pipe.Execute(ctx, b)
+	rs := make([]*Result, len(outs))
+	for i, o := range outs {
+		rs[i] = &Result{Content: o.Content(), IsError: !o.OK(), Outcome: o}
+	}
+	return rs
+}
+
+// Errors of [Mounts].
+var (
+	// ErrDuplicateExecutor: a scope already has an executor mounted.
+	ErrDuplicateExecutor = errors.New("ptc: an executor is already mounted in this scope")
+	// ErrNoExecutor: no executor is mounted in the batch's agent scope or
+	// any scope above it.
+	ErrNoExecutor = errors.New("ptc: no tool executor is mounted")
+)
+
+// Mounts selects the executor of each prompt and batch by scope: one
+// executor may be mounted per scope (deployment, preset, agent), and the
+// nearest mounted scope at or above the agent's provides. A batch settles
+// through the executor selected when it started, even if that one is
+// unmounted meanwhile; new batches then go to the next nearest, or fail
+// with ErrNoExecutor until a replacement is mounted. Mounts is itself a
+// ToolExecutor. The zero value is ready to use; it is safe for concurrent
+// use.
+type Mounts struct {
+	mu  sync.Mutex
+	by  map[registry.Scope]*mounted
+	seq uint64
+}
+
+type mounted struct {
+	ex ToolExecutor
+	id uint64
+}
+
+var _ ToolExecutor = (*Mounts)(nil)
+
+// Mount mounts ex in scope; it fails with ErrDuplicateExecutor when scope
+// has one. The returned function unmounts it (calling it again does
+// nothing).
+func (m *Mounts) Mount(scope registry.Scope, ex ToolExecutor) (unmount func(), err error) {
+	if ex == nil {
+		return nil, errors.New("ptc: mount a nil executor")
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, dup := m.by[scope]; dup {
+		return nil, fmt.Errorf("%w: %s", ErrDuplicateExecutor, scopeName(scope))
+	}
+	if m.by == nil {
+		m.by = make(map[registry.Scope]*mounted)
+	}
+	m.seq++
+	me := &mounted{ex: ex, id: m.seq}
+	m.by[scope] = me
+	return func() {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if m.by[scope] == me {
+			delete(m.by, scope)
+		}
+	}, nil
+}
+
+// Select returns the executor for agent: the one mounted in the nearest
+// scope at or above it.
+func (m *Mounts) Select(agent registry.Scope) (ToolExecutor, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for s := agent; ; s = s.Parent() {
+		if me, ok := m.by[s]; ok {
+			return me.ex, nil
+		}
+		if s.IsDeployment() {
+			return nil, fmt.Errorf("%w for %s", ErrNoExecutor, scopeName(agent))
+		}
+	}
+}
+
+// Describe is the selected executor's Describe; nil when there is none.
+func (m *Mounts) Describe(agent registry.Scope, set *registry.ToolSet) []registry.ToolSchema {
+	ex, err := m.Select(agent)
+	if err != nil {
+		return nil
+	}
+	return ex.Describe(agent, set)
+}
+
+// Execute settles the batch through the executor selected for its agent.
+// Without one, every call fails: its content is "Error: " and the reason,
+// and its Err matches ErrNoExecutor.
+func (m *Mounts) Execute(ctx context.Context, b pipeline.Batch) []*Result {
+	ex, err := m.Select(b.Agent)
+	if err != nil {
+		rs := make([]*Result, len(b.Calls))
+		for i := range rs {
+			rs[i] = &Result{
+				Content: []registry.Part{registry.TextPart("Error: " + err.Error())},
+				IsError: true,
+				failure: err,
+			}
+		}
+		return rs
+	}
+	return ex.Execute(ctx, b)
+}
+
+func scopeName(s registry.Scope) string {
+	if s.IsDeployment() {
+		return "the deployment"
+	}
+	return s.String()
+}
