@@ -28,8 +28,15 @@ type Config struct {
 	// CompilationCacheDir, when set, keeps wazero's compiled guest on disk
 	// so later processes skip compilation.
 	CompilationCacheDir string
+	// GuestPath is where to look first for the QuickJS guest: a .wasm file
+	// with its Intl bundle beside it, or a directory holding both, as
+	// `ptc-run guest build` or `make guest` leave them. Then come
+	// $PTC_GUEST, the guest embedded at build time and the user cache
+	// directory; a guest whose digest differs from the recorded one is
+	// ignored (see quickjs.Find).
+	GuestPath string
 	// Wasm overrides the guest module (tests use this for hostile guests);
-	// nil means the embedded QuickJS guest.
+	// nil means the QuickJS guest GuestPath and quickjs.Find locate.
 	Wasm []byte
 }
 
@@ -62,19 +69,18 @@ type Host struct {
 	closeErr  error
 }
 
-// New compiles the guest. It fails with quickjs.ErrNotBuilt when the guest
-// was not built (run make guest).
+// New compiles the guest. It fails with an error matching
+// quickjs.ErrNotBuilt, which names the command that builds it, when no
+// guest is found.
 func New(ctx context.Context, cfg Config) (*Host, error) {
 	wasm := cfg.Wasm
 	var intl []byte
 	if wasm == nil {
-		var err error
-		if wasm, err = quickjs.Wasm(); err != nil {
+		g, err := quickjs.Find(cfg.GuestPath)
+		if err != nil {
 			return nil, fmt.Errorf("host: %w", err)
 		}
-		if intl, err = quickjs.Intl(); err != nil {
-			return nil, fmt.Errorf("host: %w", err)
-		}
+		wasm, intl = g.Wasm, g.Intl
 	}
 	// No close-on-context-done: the guest is instrumented with fuel checks
 	// that poll the host (RATIONALE.md, "Why fuel?").

@@ -1,9 +1,13 @@
 // Package quickjs exposes the QuickJS-ng guest compiled to wasm32-wasi.
 //
-// The module is a build output of `make guest` (see build.sh): QuickJS-ng
-// sources are fetched from a pinned module, checksum-verified, patched and
-// compiled with our glue.c. Neither the sources nor the .wasm are committed.
-// When the module was not built, [Wasm] returns [ErrNotBuilt].
+// The module is a build output (see build.sh): QuickJS-ng sources are
+// fetched from a pinned module, checksum-verified, patched and compiled
+// with our glue.c. Neither the sources nor the .wasm are committed. In a
+// clone, `make guest` builds it into build/, where it is embedded when
+// this package is compiled. A copy of the module fetched by `go get` has
+// no build output: `ptc-run guest build` ([BuildCommand]) builds the
+// same bytes into the user cache directory, where [Find] looks for them.
+// When no guest is found, [Wasm] and [Find] return [ErrNotBuilt].
 package quickjs
 
 import (
@@ -12,7 +16,12 @@ import (
 	"io/fs"
 )
 
-//go:embed build
+// build holds the files of the build directory, not its subdirectories:
+// the guest, the Intl bundle and the README (which is committed, so the
+// pattern always matches); the QuickJS sources build.sh compiles in
+// build/src stay out of the binary.
+//
+//go:embed build/*.*
 var build embed.FS
 
 //go:embed js/*.js
@@ -21,38 +30,51 @@ var scripts embed.FS
 // FileName is the name of the guest module inside the build directory.
 const FileName = "ptc-quickjs.wasm"
 
-// ErrNotBuilt reports that the guest module is missing from this build.
-var ErrNotBuilt = errors.New("quickjs guest not built: run make guest")
-
-// Wasm returns the guest module's bytes, or ErrNotBuilt when the module was
-// not built before this package was compiled. The slice must not be modified.
-func Wasm() ([]byte, error) {
-	b, err := build.ReadFile("build/" + FileName)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNotBuilt
-	}
-	if err != nil {
-		return nil, err
-	}
-	return b, nil
-}
-
 // IntlFileName is the name of the Intl bundle inside the build directory:
 // the FormatJS polyfills and their locale data, which the guest loads from
 // the host on first use of Intl (see guest/quickjs/intl).
 const IntlFileName = "intl.js"
 
-// Intl returns the Intl bundle's bytes, or ErrNotBuilt when it was not
-// built before this package was compiled. The slice must not be modified.
-func Intl() ([]byte, error) {
-	b, err := build.ReadFile("build/" + IntlFileName)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNotBuilt
-	}
+// Wasm returns the guest module's bytes as [Find] locates them with no
+// configured path, or an error matching [ErrNotBuilt] when there is none.
+// The slice must not be modified.
+func Wasm() ([]byte, error) {
+	g, err := Find("")
 	if err != nil {
 		return nil, err
 	}
-	return b, nil
+	return g.Wasm, nil
+}
+
+// Intl returns the Intl bundle's bytes as [Find] locates them with no
+// configured path, or an error matching [ErrNotBuilt] when there is none.
+// The slice must not be modified.
+func Intl() ([]byte, error) {
+	g, err := Find("")
+	if err != nil {
+		return nil, err
+	}
+	return g.Intl, nil
+}
+
+// embedded returns the guest built into build/ when this package was
+// compiled, or ok false when it was not built.
+func embedded() (g *Guest, ok bool, err error) {
+	wasm, err := build.ReadFile("build/" + FileName)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	intl, err := build.ReadFile("build/" + IntlFileName)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	return &Guest{Wasm: wasm, Intl: intl, Source: SourceEmbedded}, true, nil
 }
 
 // Script returns the source of one of the guest's own scripts in

@@ -1,0 +1,164 @@
+package quickjs
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// built returns the guest built by make guest, or skips.
+func built(t *testing.T) *Guest {
+	t.Helper()
+	g, ok, err := embedded()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ok {
+		t.Skip("guest not built: run make guest")
+	}
+	return g
+}
+
+// noEmbedded makes Find behave as in a module copy without a build, with
+// an empty cache and no PTC_GUEST.
+func noEmbedded(t *testing.T) {
+	useEmbedded = false
+	t.Cleanup(func() { useEmbedded = true })
+	t.Setenv(EnvCacheDir, t.TempDir())
+	t.Setenv(EnvGuest, "")
+}
+
+func write(t *testing.T, dir, name string, b []byte) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestFind(t *testing.T) {
+	g := built(t)
+	wasmName, intlName := CacheNames()
+	for _, c := range []struct {
+		name string
+		// setup lays out a guest and returns Find's path argument and the
+		// Source Find must report ("" for ErrNotBuilt).
+		setup func(t *testing.T, dir string) (path, source string)
+		// errHas is in the error when Find fails.
+		errHas []string
+	}{
+		{"make guest layout", func(t *testing.T, dir string) (string, string) {
+			write(t, dir, IntlFileName, g.Intl)
+			return dir, write(t, dir, FileName, g.Wasm)
+		}, nil},
+		{"cache layout", func(t *testing.T, dir string) (string, string) {
+			write(t, dir, intlName, g.Intl)
+			return dir, write(t, dir, wasmName, g.Wasm)
+		}, nil},
+		{"wasm file, intl beside", func(t *testing.T, dir string) (string, string) {
+			write(t, dir, intlName, g.Intl)
+			p := write(t, dir, "any.wasm", g.Wasm)
+			return p, p
+		}, nil},
+		{"PTC_GUEST", func(t *testing.T, dir string) (string, string) {
+			write(t, dir, IntlFileName, g.Intl)
+			p := write(t, dir, FileName, g.Wasm)
+			t.Setenv(EnvGuest, dir)
+			return "", p
+		}, nil},
+		{"user cache", func(t *testing.T, dir string) (string, string) {
+			t.Setenv(EnvCacheDir, dir)
+			gd := CacheGuestDir()
+			if err := os.MkdirAll(gd, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			write(t, gd, intlName, g.Intl)
+			return "", write(t, gd, wasmName, g.Wasm)
+		}, nil},
+		{"path first, then cache", func(t *testing.T, dir string) (string, string) {
+			t.Setenv(EnvCacheDir, dir)
+			gd := CacheGuestDir()
+			if err := os.MkdirAll(gd, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			write(t, gd, intlName, g.Intl)
+			return filepath.Join(dir, "missing.wasm"), write(t, gd, wasmName, g.Wasm)
+		}, nil},
+		{"nothing", func(t *testing.T, dir string) (string, string) {
+			return "", ""
+		}, []string{"quickjs guest not built: run go run github.com/ptchost/ptc/cmd/ptc-run@latest guest build"}},
+		{"wrong digest ignored", func(t *testing.T, dir string) (string, string) {
+			write(t, dir, IntlFileName, g.Intl)
+			write(t, dir, FileName, append([]byte{}, g.Wasm[:100]...))
+			return dir, ""
+		}, []string{"guest build (ignored: ", FileName + ": sha256 ", "recorded " + WasmDigest()}},
+		{"intl missing", func(t *testing.T, dir string) (string, string) {
+			write(t, dir, FileName, g.Wasm)
+			return dir, ""
+		}, []string{intlName + ": no such file"}},
+		{"stale cache ignored", func(t *testing.T, dir string) (string, string) {
+			t.Setenv(EnvCacheDir, dir)
+			gd := CacheGuestDir()
+			if err := os.MkdirAll(gd, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			write(t, gd, intlName, g.Intl)
+			write(t, gd, wasmName, []byte("\x00asm\x01\x00\x00\x00"))
+			return "", ""
+		}, []string{wasmName + ": sha256 "}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			noEmbedded(t)
+			dir := t.TempDir()
+			path, source := c.setup(t, dir)
+			got, err := Find(path)
+			if source == "" {
+				if !errors.Is(err, ErrNotBuilt) {
+					t.Fatalf("Find(%q) = %v, %v; want ErrNotBuilt", path, got, err)
+				}
+				for _, s := range c.errHas {
+					if !strings.Contains(err.Error(), s) {
+						t.Errorf("error %q does not say %q", err, s)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Find(%q): %v", path, err)
+			}
+			if got.Source != source || Digest(got.Wasm) != WasmDigest() || Digest(got.Intl) != IntlDigest() {
+				t.Errorf("Find(%q) = source %q; want %q with the recorded digests", path, got.Source, source)
+			}
+		})
+	}
+}
+
+func TestFind_embeddedFirst(t *testing.T) {
+	built(t)
+	t.Setenv(EnvGuest, "")
+	g, err := Find("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Source != SourceEmbedded {
+		t.Errorf("Source = %q, want %q", g.Source, SourceEmbedded)
+	}
+}
+
+func TestDigests(t *testing.T) {
+	for name, d := range map[string]string{"wasm": WasmDigest(), "intl": IntlDigest()} {
+		if len(d) != 64 || strings.Trim(d, "0123456789abcdef") != "" {
+			t.Errorf("%s digest %q is not a sha256 in hex", name, d)
+		}
+	}
+}
+
+func TestBuildCommand(t *testing.T) {
+	// A test binary's main module is this one, at version (devel).
+	if got, want := BuildCommand(), "go run github.com/ptchost/ptc/cmd/ptc-run@latest guest build"; got != want {
+		t.Errorf("BuildCommand() = %q, want %q", got, want)
+	}
+}
