@@ -1,0 +1,177 @@
+package ptcanthropic
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"strconv"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
+
+	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/registry"
+)
+
+// Executor describes the tools the model sees and runs a batch of its
+// calls, returning one result per call, in call order. It is the method
+// set of ptc.ToolExecutor: *ptc.Executor (PTC mode: run_code, plus the
+// direct tools in hybrid mode), *ptc.NativeExecutor (the tools themselves)
+// and *ptc.Mounts satisfy it.
+type Executor interface {
+	Describe(agent registry.Scope, set *registry.ToolSet) []registry.ToolSchema
+	Execute(ctx context.Context, b pipeline.Batch) []*ptc.Result
+}
+
+// Tools returns the Messages API tool definitions for schemas (an
+// executor's Describe), in order. Each input schema is sent exactly as the
+// registry wrote it (its bytes, property order included, so a cached
+// prompt prefix stays the same); the returned params' InputSchema fields
+// therefore read as empty. A deferred tool is sent with defer_loading.
+func Tools(schemas ...registry.ToolSchema) []anthropic.ToolUnionParam {
+	tools := make([]anthropic.ToolUnionParam, 0, len(schemas))
+	for _, s := range schemas {
+		t := &anthropic.ToolParam{
+			Name:        s.Name,
+			InputSchema: inputSchema(s.Parameters),
+		}
+		if s.Description != "" {
+			t.Description = param.NewOpt(s.Description)
+		}
+		if s.DeferLoading {
+			t.DeferLoading = param.NewOpt(true)
+		}
+		tools = append(tools, anthropic.ToolUnionParam{OfTool: t})
+	}
+	return tools
+}
+
+// inputSchema sends raw as the tool's input schema; an empty one is an
+// object without properties.
+func inputSchema(raw json.RawMessage) anthropic.ToolInputSchemaParam {
+	if len(raw) == 0 {
+		raw = json.RawMessage(`{"type":"object"}`)
+	}
+	return param.Override[anthropic.ToolInputSchemaParam](raw)
+}
+
+// Calls returns the tool_use blocks of content (a Message's Content) as
+// raw calls, in order, each with the block's id as its ID.
+func Calls(content []anthropic.ContentBlockUnion) []pipeline.RawCall {
+	var calls []pipeline.RawCall
+	for _, b := range content {
+		if b.Type != "tool_use" {
+			continue
+		}
+		u := b.AsToolUse()
+		args := u.Input
+		if len(args) == 0 {
+			args = json.RawMessage("{}")
+		}
+		calls = append(calls, pipeline.RawCall{ID: u.ID, Name: u.Name, Arguments: args})
+	}
+	return calls
+}
+
+// ToolResult returns the tool_result block answering the tool_use block
+// toolUseID with r: its text parts as text blocks, its images as base64
+// image blocks with their media type, and is_error when r failed. An
+// image of a type the API does not take (it takes JPEG, PNG, GIF and
+// WebP) is a text block saying so, and a JSON or resource part is its
+// text (as ptc.ContentText renders it). A nil r is an error result.
+func ToolResult(toolUseID string, r *ptc.Result) anthropic.ContentBlockParamUnion {
+	if r == nil {
+		return anthropic.NewToolResultBlock(toolUseID, "Error: the executor returned no result for this call", true)
+	}
+	block := &anthropic.ToolResultBlockParam{ToolUseID: toolUseID}
+	if r.IsError {
+		block.IsError = param.NewOpt(true)
+	}
+	for _, p := range r.Content {
+		if c, ok := resultContent(p); ok {
+			block.Content = append(block.Content, c)
+		}
+	}
+	return anthropic.ContentBlockParamUnion{OfToolResult: block}
+}
+
+// mediaTypes are the image types the Messages API takes.
+var mediaTypes = map[string]bool{
+	string(anthropic.Base64ImageSourceMediaTypeImageJPEG): true,
+	string(anthropic.Base64ImageSourceMediaTypeImagePNG):  true,
+	string(anthropic.Base64ImageSourceMediaTypeImageGIF):  true,
+	string(anthropic.Base64ImageSourceMediaTypeImageWebP): true,
+}
+
+// resultContent converts one part; ok is false for a part with nothing to
+// send (an empty text, which the API refuses).
+func resultContent(p registry.Part) (anthropic.ToolResultBlockParamContentUnion, bool) {
+	var text string
+	switch {
+	case p.Type == registry.PartImage && mediaTypes[p.MimeType]:
+		return anthropic.ToolResultBlockParamContentUnion{OfImage: &anthropic.ImageBlockParam{
+			Source: anthropic.ImageBlockParamSourceUnion{OfBase64: &anthropic.Base64ImageSourceParam{
+				Data:      base64.StdEncoding.EncodeToString(p.Data),
+				MediaType: anthropic.Base64ImageSourceMediaType(p.MimeType),
+			}},
+		}}, true
+	case p.Type == registry.PartImage:
+		text = "[image " + p.MimeType + " " + strconv.Itoa(len(p.Data)) + " bytes not shown: the API takes JPEG, PNG, GIF and WebP images]"
+	default:
+		text = ptc.ContentText([]registry.Part{p})
+	}
+	if text == "" {
+		return anthropic.ToolResultBlockParamContentUnion{}, false
+	}
+	return anthropic.ToolResultBlockParamContentUnion{OfText: &anthropic.TextBlockParam{Text: text}}, true
+}
+
+// Bridge executes the model's tool calls with an executor, in the
+// environment a batch carries.
+type Bridge struct {
+	// Executor describes the tools and runs the calls. Required.
+	Executor Executor
+	// Agent is the calling agent's scope (pipeline.Batch.Agent).
+	Agent registry.Scope
+	// ToolSet is the step's resolved tool set (pipeline.Batch.ToolSet);
+	// nil: the registered tools, without conditional ones.
+	ToolSet *registry.ToolSet
+	// Approver answers asks; nil leaves them unanswered.
+	Approver pipeline.Approver
+	// Log, when set, receives the calls' events.
+	Log pipeline.Log
+}
+
+// Tools returns the request's tool definitions: what the executor
+// describes for the bridge's agent and tool set, converted by [Tools].
+func (b Bridge) Tools() []anthropic.ToolUnionParam {
+	return Tools(b.Executor.Describe(b.Agent, b.ToolSet)...)
+}
+
+// Answer runs the tool_use blocks of msg as one batch and returns the user
+// message that answers them: one tool_result block per tool_use block, in
+// order. ok is false, and nothing runs, when msg holds no tool_use block
+// (its text is then the model's answer).
+func (b Bridge) Answer(ctx context.Context, msg *anthropic.Message) (answer anthropic.MessageParam, ok bool) {
+	calls := Calls(msg.Content)
+	if len(calls) == 0 {
+		return anthropic.MessageParam{}, false
+	}
+	results := b.Executor.Execute(ctx, pipeline.Batch{
+		Calls:    calls,
+		ToolSet:  b.ToolSet,
+		Agent:    b.Agent,
+		Approver: b.Approver,
+		Log:      b.Log,
+	})
+	blocks := make([]anthropic.ContentBlockParamUnion, len(calls))
+	for i, c := range calls {
+		var r *ptc.Result
+		if i < len(results) {
+			r = results[i]
+		}
+		blocks[i] = ToolResult(c.ID, r)
+	}
+	return anthropic.NewUserMessage(blocks...), true
+}
