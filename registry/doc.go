@@ -13,6 +13,30 @@
 // optional. Typed tools decode their arguments into a Go type after
 // validation; a [RawSpec] keeps them as json.RawMessage, for tools whose
 // JSON Schema comes from elsewhere (an MCP server: [ParseJSONSchema]).
+// Define refuses a parameter schema whose properties do not match the JSON
+// fields of the argument struct (a property "item" beside a field tagged
+// "sku"), so the two cannot drift apart silently.
+//
+// # Tools from Go types
+//
+// [Infer] defines a tool whose parameter and output schemas are inferred
+// from its argument and value types, with github.com/google/jsonschema-go
+// as the MCP Go SDK's mcp.AddTool infers them, so both agree: json tags
+// name the properties, jsonschema tags describe them, a field is required
+// unless tagged omitempty or omitzero, and types the tags cannot describe
+// (enums, defaults) take their schema from jsonschema.ForOptions.TypeSchemas.
+// [SchemaFor] returns one type's schema. Inferred schemas are raw JSON
+// Schema ([KindRaw]), read by the projection, validation and sdkgen as any
+// other.
+//
+// # Defaults
+//
+// When an optional property with a default is absent, the tool receives
+// the default: in its decoded arguments, and for a [RawSpec] in the
+// arguments passed to Execute. Defaults are found through object
+// properties and array items, in DSL schemas and raw ones alike (not
+// through $ref, oneOf, anyOf or allOf). [Call.Arguments] and
+// [Exec.Arguments] stay as the model sent them.
 //
 // # Schemas and validation
 //

@@ -5,7 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"regexp"
+	"slices"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -59,8 +61,10 @@ type Output[A, V any] struct {
 
 // Spec is the author's description of a tool with arguments decoded into A
 // and a canonical value of type V. A is decoded with encoding/json after the
-// arguments validated against Parameters, so the author writes both a Go
-// struct (with json tags) and its schema; V must be JSON-encodable.
+// arguments validated against Parameters (and absent properties got their
+// defaults), so with [Define] the author writes both a Go struct (with json
+// tags) and its schema, which Define checks against each other; [Infer]
+// derives the schemas from A and V instead. V must be JSON-encodable.
 //
 // Only Name, Description and Parameters (and DeferLoading) reach the model;
 // everything else stays on the Go side.
@@ -101,12 +105,20 @@ type Spec[A, V any] struct {
 	// DeferLoading asks the provider to load the definition lazily; it is
 	// preserved in the projected [ToolSchema].
 	DeferLoading bool
+	// Callers says who may call the tool: the model directly, programs,
+	// or both. The zero value keeps each executor's default (programs in
+	// PTC mode, the model in native mode).
+	Callers Callers
 }
 
 // RawSpec is the spec of a tool whose arguments stay raw JSON, such as a tool
 // mounted from an MCP server with the server's input schema (use
 // [ParseJSONSchema] for Parameters). The arguments passed to Execute are the
-// validated bytes as the model sent them.
+// validated bytes as the model sent them, with the members for absent
+// properties that have a default appended; when the schema declares a
+// default below the top level, they are the arguments re-encoded with the
+// defaults (object keys then in sorted order). [Exec.Arguments] and
+// [Call.Arguments] stay as the model sent them.
 type RawSpec = Spec[json.RawMessage, any]
 
 // Tool is a compiled tool definition. It is immutable and safe for
@@ -122,9 +134,10 @@ type Tool struct {
 	fast         *checker
 	outValidator *jsonschema.Schema // nil when no output schema is declared
 	outFast      *checker
-	defaults     bool
+	defaults     *defaults // nil when no default can apply
 	timeoutMs    int
 	deferLoading bool
+	callers      Callers
 	rawArgs      bool // the arguments stay raw JSON (A is json.RawMessage)
 
 	decode        func(raw []byte, tree any) (any, error)
@@ -142,6 +155,23 @@ var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
 // Define compiles spec into a [Tool]. It checks the name and the schemas,
 // projects the parameter schema to JSON Schema and compiles it for
 // validation, once. Errors wrap [ErrInvalidDefinition].
+//
+// When A is a struct (or a pointer to one) and the parameter schema lists
+// properties (a DSL object, or a raw schema with "properties"), Define
+// refuses a schema that does not match A's JSON fields, naming both:
+//
+//   - a property that no field decodes (a property "item" beside a field
+//     tagged "sku"): the model's value would be dropped;
+//   - a field that is required in Go terms (no omitempty or omitzero) but
+//     is not a property: the model is never told to send it. Tag such a
+//     field omitempty if it may stay zero, or json:"-" if the model never
+//     sets it.
+//
+// Properties match fields as encoding/json matches keys: exactly, else
+// ignoring case. Whether a property is required in the schema is the
+// schema's business and is not compared. Maps, json.RawMessage, interfaces
+// and types that implement json.Unmarshaler or encoding.TextUnmarshaler are
+// not checked, nor are nested objects.
 func Define[A, V any](spec Spec[A, V]) (*Tool, error) {
 	if !nameRE.MatchString(spec.Name) {
 		return nil, fmt.Errorf("%w: tool name %q must be 1 to 64 of [A-Za-z0-9_-]", ErrInvalidDefinition, spec.Name)
@@ -162,6 +192,9 @@ func Define[A, V any](spec Spec[A, V]) (*Tool, error) {
 	wire, err := params.MarshalJSON()
 	if err != nil {
 		return nil, fmt.Errorf("tool %q: parameters: %w", spec.Name, err)
+	}
+	if err := checkFields(spec.Name, reflect.TypeFor[A](), params); err != nil {
+		return nil, err
 	}
 	sch, err := compileSchema("mem://tools/"+spec.Name+"/parameters.json", wire)
 	if err != nil {
@@ -187,9 +220,10 @@ func Define[A, V any](spec Spec[A, V]) (*Tool, error) {
 		fast:         newChecker(params),
 		outValidator: outSch,
 		outFast:      newChecker(spec.Output.Schema),
-		defaults:     params.hasDefaults(),
+		defaults:     newDefaults(params),
 		timeoutMs:    spec.TimeoutMs,
 		deferLoading: spec.DeferLoading,
+		callers:      spec.Callers,
 	}
 	bindSpec(t, spec)
 	return t, nil
@@ -320,6 +354,9 @@ func (t *Tool) OutputSchema() *Schema { return t.output }
 // registry never enforces it.
 func (t *Tool) TimeoutMs() int { return t.timeoutMs }
 
+// Callers says who may call the tool (see [Spec.Callers]).
+func (t *Tool) Callers() Callers { return t.callers }
+
 // DeferLoading reports whether the definition asks to be loaded lazily.
 func (t *Tool) DeferLoading() bool { return t.deferLoading }
 
@@ -404,20 +441,26 @@ func (t *Tool) Prepare(raw json.RawMessage) (*Call, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.defaults {
-		tree = t.params.applyDefaults(tree)
+	var filled []byte // raw arguments with defaults, for a raw-args tool
+	if t.defaults != nil {
+		if tree, filled, err = t.defaults.apply(t.params, tree, raw, t.rawArgs); err != nil {
+			return nil, &Error{Code: CodeInvalidArguments, Tool: t.name, Err: fmt.Errorf("apply defaults: %w", err)}
+		}
 	} else {
 		tree = nil // decode straight from raw
 	}
 	frozen, own := raw, raw
-	if t.rawArgs {
+	switch {
+	case filled != nil:
+		frozen, own = bytes.Clone(raw), filled
+	case t.rawArgs:
 		// One allocation for both copies.
 		n := len(raw)
 		buf := make([]byte, 2*n)
 		frozen, own = buf[:n:n], buf[n:]
 		copy(frozen, raw)
 		copy(own, raw)
-	} else {
+	default:
 		frozen = bytes.Clone(raw) // decoding keeps no reference to raw
 	}
 	args, err := t.decode(own, tree)
@@ -516,4 +559,181 @@ func (c *Call) PresentResult(value any, content []Part) (any, bool, error) {
 	}
 	d, err := c.tool.presentResult(c.args, value, content)
 	return d, err == nil, err
+}
+
+// defaults is how a tool fills the absent properties of its arguments with
+// the defaults its parameter schema declares. The DSL's object and array
+// schemas and a raw schema's "properties" and "items" (at any depth) are
+// followed; "$ref", "oneOf", "anyOf", "allOf" and conditionals are not.
+type defaults struct {
+	raw    *defaultNode // for a raw schema; nil for the DSL, which applies its own
+	top    []topDefault // the top-level properties with a default
+	nested bool         // a default below the top level may apply
+}
+
+// topDefault is a top-level property with a default, encoded as a member.
+type topDefault struct {
+	name   string
+	member []byte // "name":value
+}
+
+// defaultNode is the part of a raw schema that holds defaults.
+type defaultNode struct {
+	props []defaultProp // sorted by name
+	items *defaultNode
+}
+
+type defaultProp struct {
+	name string
+	def  any // the parsed default, when has
+	has  bool
+	sub  *defaultNode
+}
+
+// newDefaults returns how defaults apply for params, or nil when none can.
+func newDefaults(params *Schema) *defaults {
+	d := &defaults{}
+	add := func(name string, v any) {
+		k, err1 := json.Marshal(name)
+		b, err2 := json.Marshal(v)
+		if err1 == nil && err2 == nil { // checked by MarshalJSON for the DSL
+			d.top = append(d.top, topDefault{name: name, member: append(append(k, ':'), b...)})
+		}
+	}
+	switch params.kind {
+	case KindObject:
+		if !params.hasDefaults() {
+			return nil
+		}
+		for _, p := range params.props {
+			if p.schema.hasDef {
+				add(p.name, p.schema.def)
+			}
+			d.nested = d.nested || p.schema.hasDefaults()
+		}
+	case KindRaw:
+		doc, err := parseJSON(params.raw)
+		if err != nil {
+			return nil
+		}
+		if d.raw = rawDefaults(doc, 0); d.raw == nil {
+			return nil
+		}
+		for _, p := range d.raw.props {
+			if p.has {
+				add(p.name, p.def)
+			}
+			d.nested = d.nested || p.sub != nil
+		}
+		d.nested = d.nested || d.raw.items != nil
+	default:
+		return nil
+	}
+	return d
+}
+
+// rawDefaults returns the defaults of the raw schema document doc, or nil
+// when it has none.
+func rawDefaults(doc any, depth int) *defaultNode {
+	m, ok := doc.(map[string]any)
+	if !ok || depth > maxSchemaDepth {
+		return nil
+	}
+	n := &defaultNode{}
+	if props, ok := m["properties"].(map[string]any); ok {
+		names := make([]string, 0, len(props))
+		for name := range props {
+			names = append(names, name)
+		}
+		slices.Sort(names)
+		for _, name := range names {
+			ps, _ := props[name].(map[string]any)
+			def, has := ps["default"]
+			sub := rawDefaults(ps, depth+1)
+			if has || sub != nil {
+				n.props = append(n.props, defaultProp{name: name, def: def, has: has, sub: sub})
+			}
+		}
+	}
+	n.items = rawDefaults(m["items"], depth+1)
+	if len(n.props) == 0 && n.items == nil {
+		return nil
+	}
+	return n
+}
+
+// apply fills absent properties, in place, in a value that validated
+// against the schema.
+func (n *defaultNode) apply(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for _, p := range n.props {
+			if cur, ok := x[p.name]; ok {
+				if p.sub != nil {
+					x[p.name] = p.sub.apply(cur)
+				}
+			} else if p.has {
+				x[p.name] = p.def
+			}
+		}
+	case []any:
+		if n.items != nil {
+			for i := range x {
+				x[i] = n.items.apply(x[i])
+			}
+		}
+	}
+	return v
+}
+
+// apply fills the defaults into tree, the parsed arguments raw, in place.
+// For a tool whose arguments stay raw JSON it also returns the arguments
+// with the defaults as JSON, or nil when none was absent: raw with the
+// absent top-level members appended when only top-level defaults exist,
+// else tree re-encoded (object keys then sorted).
+func (d *defaults) apply(params *Schema, tree any, raw []byte, rawArgs bool) (any, []byte, error) {
+	var missing []topDefault
+	if rawArgs && !d.nested {
+		if m, ok := tree.(map[string]any); ok {
+			for _, td := range d.top {
+				if _, ok := m[td.name]; !ok {
+					missing = append(missing, td)
+				}
+			}
+		}
+	}
+	if d.raw != nil {
+		tree = d.raw.apply(tree)
+	} else {
+		tree = params.applyDefaults(tree)
+	}
+	switch {
+	case !rawArgs:
+		return tree, nil, nil
+	case d.nested:
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(tree); err != nil {
+			return nil, nil, err
+		}
+		return tree, bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	case len(missing) == 0:
+		return tree, nil, nil
+	}
+	// raw is a JSON object (tree is a map): insert before its closing brace.
+	end := bytes.LastIndexByte(raw, '}')
+	empty := len(bytes.TrimSpace(raw[bytes.IndexByte(raw, '{')+1:end])) == 0
+	n := len(raw)
+	for _, td := range missing {
+		n += len(td.member) + 1
+	}
+	out := append(make([]byte, 0, n), raw[:end]...)
+	for i, td := range missing {
+		if i > 0 || !empty {
+			out = append(out, ',')
+		}
+		out = append(out, td.member...)
+	}
+	return tree, append(out, raw[end:]...), nil
 }
