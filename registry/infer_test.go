@@ -24,7 +24,7 @@ type (
 		Unit   string `json:"unit,omitempty"`
 		Days   int    `json:"days,omitzero"`
 		Secret string `json:"-"`
-		hidden int
+		hidden int    // unexported: not a property
 		Plain  bool
 	}
 	nullable struct {
@@ -86,6 +86,8 @@ func TestSchemaFor(t *testing.T) {
 		})
 	}
 }
+
+var _ = tagged{hidden: 1}
 
 func TestSchemaFor_unsupported(t *testing.T) {
 	_, err := registry.SchemaFor[struct{ F func() }](nil)
@@ -261,6 +263,7 @@ func TestDefine_fieldMismatch(t *testing.T) {
 		{"pointer to struct", defineWith[*skuArgs](registry.Object(registry.Required("item", str))), []string{`"item"`, `"sku"`}},
 		{"promoted field", defineWith[promoted](registry.Object(registry.Required("name", str))), []string{`"id"`}},
 
+		{"unexported, \"-\" and optional fields", defineWith[tagged](registry.Object(registry.Required("city", str), registry.Required("Plain", registry.Boolean()))), nil},
 		{"match", defineWith[skuArgs](registry.Object(registry.Required("sku", str))), nil},
 		{"optional field may be absent", defineWith[optionalArgs](registry.Object(registry.Required("sku", str))), nil},
 		{"optional property of a required field", defineWith[optionalArgs](registry.Object(registry.Optional("sku", str), registry.Optional("note", str))), nil},
