@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
@@ -161,6 +162,43 @@ func TestInfer(t *testing.T) {
 			assert.NoError(t, tool.ValidateOutput(v))
 		})
 	}
+}
+
+// TestInfer_agreesWithMCP checks that a tool inferred here and one added to
+// an MCP server with mcp.AddTool and the same types have the same schemas.
+func TestInfer_agreesWithMCP(t *testing.T) {
+	ctx := context.Background()
+	type result struct {
+		Items []lookupResult `json:"items"`
+		Total int            `json:"total"`
+	}
+	server := mcp.NewServer(&mcp.Implementation{Name: "s", Version: "1"}, nil)
+	mcp.AddTool(server, &mcp.Tool{Name: "lookup"}, func(context.Context, *mcp.CallToolRequest, tagged) (*mcp.CallToolResult, result, error) {
+		return nil, result{}, nil
+	})
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	require.NoError(t, err)
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).Connect(ctx, ct, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	list, err := cs.ListTools(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, list.Tools, 1)
+	in, err := json.Marshal(list.Tools[0].InputSchema)
+	require.NoError(t, err)
+	out, err := json.Marshal(list.Tools[0].OutputSchema)
+	require.NoError(t, err)
+
+	tool, err := registry.Infer(registry.Spec[tagged, result]{Name: "lookup", Execute: func(context.Context, tagged, *registry.Exec) (result, error) {
+		return result{}, nil
+	}}, nil)
+	require.NoError(t, err)
+	assert.JSONEq(t, string(in), string(tool.Schema().Parameters))
+	ours, err := tool.OutputSchema().MarshalJSON()
+	require.NoError(t, err)
+	assert.JSONEq(t, string(out), string(ours))
 }
 
 func TestInfer_types(t *testing.T) {
