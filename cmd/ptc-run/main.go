@@ -4,10 +4,17 @@
 //
 // Usage:
 //
-//	ptc-run run   [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--json] PROGRAM.js|-
+//	ptc-run run   [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--json] PROGRAM|-
 //	ptc-run sdk   [--tools FILE] [--mcp NAME=CMD|URL]...
 //	ptc-run serve [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--grace D]
 //	              [--listen ADDR | --stdio]
+//	ptc-run guest build [--source DIR] [--force]
+//	ptc-run --version
+//
+// `ptc-run COMMAND -h` documents each command: its flags, the tool
+// fixture format, the environment (PTC_CACHE_DIR, PTC_GUEST) and the exit
+// status; the texts are helpTexts, and their golden copies are in
+// testdata/help.
 //
 // --tools mounts the tools of a fixture file (DESIGN.md, "Tool fixture
 // file"): they are registered in a real registry and every subcall runs
@@ -19,10 +26,13 @@
 // streamable HTTP (stateless, at /mcp, health at /healthz; --listen,
 // default 127.0.0.1:8080) or on stdin and stdout (--stdio), logging one
 // JSON record per run on stderr; SIGINT or SIGTERM lets the runs in
-// progress finish for --grace and then aborts them.
+// progress finish for --grace and then aborts them. guest build builds the
+// sandbox's guest into the user cache directory, for a copy of ptc fetched
+// with go get (a clone builds it with make guest).
 //
-// The compiled guest is cached in $PTC_CACHE_DIR (default: the user cache
-// directory); set PTC_CACHE_DIR= (empty) to disable the cache.
+// The compiled guest is cached in $PTC_CACHE_DIR/wazero (default: ptc-run
+// in the user cache directory); set PTC_CACHE_DIR= (empty) to disable
+// that cache.
 //
 // Exit status: 0 the program succeeded, 1 the program failed (the content
 // is still printed), 2 usage, configuration or fixture error.
@@ -40,24 +50,20 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/guest/quickjs"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/fixture"
 	"github.com/ptchost/ptc/mcp"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
-
-const usage = `usage:
-  ptc-run run   [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--json] PROGRAM.js|-
-  ptc-run sdk   [--tools FILE] [--mcp NAME=CMD|URL]...
-  ptc-run serve [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--grace D]
-                [--listen ADDR | --stdio]
-`
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -70,6 +76,16 @@ func main() {
 type usageError struct{ msg string }
 
 func (e *usageError) Error() string { return e.msg }
+
+// helpError is -h or --help: the command's help on stdout, exit status 0.
+type helpError struct {
+	cmd string // "run", "guest build", ...
+	// flags are the command's flags, each of which the help text
+	// documents with its default (TestHelp_everyFlag).
+	flags []*flag.Flag
+}
+
+func (e *helpError) Error() string { return "help requested" }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
@@ -85,21 +101,79 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		err = cmdSDK(ctx, args[1:], stdout, stderr)
 	case "serve":
 		err = cmdServe(ctx, args[1:], stdin, stdout, stderr)
-	case "-h", "--help", "help":
-		fmt.Fprint(stdout, usage)
+	case "guest":
+		err = cmdGuest(ctx, args[1:], stdout, stderr)
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 {
+			if h, ok := helpTexts[strings.Join(args[1:], " ")]; ok {
+				fmt.Fprint(stdout, h)
+				return 0
+			}
+		}
+		fmt.Fprint(stdout, helpTexts[""])
+		return 0
+	case "-version", "--version", "version":
+		printVersion(stdout)
 		return 0
 	default:
 		err = &usageError{fmt.Sprintf("unknown command %q", args[0])}
+	}
+	var he *helpError
+	if errors.As(err, &he) {
+		fmt.Fprint(stdout, helpTexts[he.cmd])
+		return 0
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "ptc-run: %v\n", err)
 		var ue *usageError
 		if errors.As(err, &ue) {
 			fmt.Fprint(stderr, usage)
+			cmd := args[0]
+			if cmd == "guest" {
+				cmd = "guest build"
+			}
+			if _, ok := helpTexts[cmd]; ok {
+				fmt.Fprintf(stderr, "Run 'ptc-run %s -h' for its flags.\n", cmd)
+			}
 		}
 		return 2
 	}
 	return code
+}
+
+// printVersion prints the module's version (runtime/debug) and the
+// guest's: its recorded digests and where it is found, or the command
+// that builds it.
+func printVersion(w io.Writer) {
+	version := "(unknown)"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		version = bi.Main.Version
+		var rev, modified string
+		for _, s := range bi.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				rev = s.Value
+			case "vcs.modified":
+				if s.Value == "true" {
+					modified = ", modified"
+				}
+			}
+		}
+		if rev != "" {
+			version += fmt.Sprintf(" (vcs %s%s)", rev, modified)
+		}
+		version += " " + bi.GoVersion
+	}
+	fmt.Fprintf(w, "ptc-run %s %s\n", quickjs.ModulePath, version)
+	where := "not found: run " + quickjs.BuildCommand()
+	if g, err := quickjs.Find(""); err == nil {
+		where = g.Source
+	} else if !errors.Is(err, quickjs.ErrNotBuilt) {
+		where = err.Error()
+	}
+	fmt.Fprintf(w, "guest %s sha256:%s\n", quickjs.FileName, quickjs.WasmDigest())
+	fmt.Fprintf(w, "guest %s sha256:%s\n", quickjs.IntlFileName, quickjs.IntlDigest())
+	fmt.Fprintf(w, "guest found: %s\n", where)
 }
 
 func newFlags(name string) *flag.FlagSet {
@@ -178,11 +252,25 @@ func cmdSDK(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 }
 
 // parseInterspersed parses flags before and after the positional
-// arguments ("run prog.js --json" works) and returns the positionals.
+// arguments ("run prog.js --json" works) and returns the positionals. -h
+// and --help return a *helpError; a duration without a unit ("--timeout
+// 5") is refused with a hint.
 func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	fs.VisitAll(func(f *flag.Flag) {
+		if g, ok := f.Value.(flag.Getter); ok {
+			if _, ok := g.Get().(time.Duration); ok {
+				f.Value = durationFlag{f.Value}
+			}
+		}
+	})
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				var flags []*flag.Flag
+				fs.VisitAll(func(f *flag.Flag) { flags = append(flags, f) })
+				return nil, &helpError{cmd: fs.Name(), flags: flags}
+			}
 			return nil, &usageError{err.Error()}
 		}
 		args = fs.Args()
@@ -193,6 +281,24 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = args[1:]
 	}
 }
+
+// durationFlag is a duration flag that says what a number without a unit
+// lacks ("--timeout 5" could mean seconds or milliseconds; it means
+// neither).
+type durationFlag struct{ flag.Value }
+
+func (d durationFlag) Set(s string) error {
+	err := d.Value.Set(s)
+	if err == nil {
+		return nil
+	}
+	if _, perr := strconv.ParseFloat(s, 64); perr == nil {
+		return fmt.Errorf("use a unit, e.g. %ss", s)
+	}
+	return errors.New("want a duration with a unit, e.g. 500ms, 5s, 2m, 1h30m")
+}
+
+func (d durationFlag) Get() any { return d.Value.(flag.Getter).Get() }
 
 // toolFlags are the flags that mount tools: --tools FILE and --mcp
 // NAME=CMD|URL (repeatable).
@@ -266,7 +372,7 @@ func newExecutor(ctx context.Context, tools toolFlags, lim host.Limits, stderr i
 	pipe.Wrap(pipeline.TimeoutPolicy())
 	ex, err := ptc.New(ctx, ptc.Config{
 		Pipeline:   pipe,
-		HostConfig: host.Config{CompilationCacheDir: cacheDir()},
+		HostConfig: host.Config{CompilationCacheDir: compilationCacheDir()},
 		Limits:     lim,
 	})
 	if err != nil {
@@ -279,18 +385,20 @@ func newExecutor(ctx context.Context, tools toolFlags, lim host.Limits, stderr i
 	}, nil
 }
 
-// cacheDir is where wazero keeps the compiled guest between invocations
-// ($PTC_CACHE_DIR, else the user cache directory): compiling takes about a
-// second, loading the cache a few tens of milliseconds. Empty disables it.
-func cacheDir() string {
-	if d, ok := os.LookupEnv("PTC_CACHE_DIR"); ok {
-		return d
-	}
-	d, err := os.UserCacheDir()
-	if err != nil {
+// compilationCacheDir is where wazero keeps the compiled guest between
+// invocations: wazero/ in $PTC_CACHE_DIR, else in ptc-run under the user
+// cache directory (quickjs.CacheDir, which also holds the guest `guest
+// build` installs). Compiling takes about a second, loading the cache a
+// few tens of milliseconds. PTC_CACHE_DIR set and empty disables it.
+func compilationCacheDir() string {
+	if d, ok := os.LookupEnv(quickjs.EnvCacheDir); ok && d == "" {
 		return ""
 	}
-	return filepath.Join(d, "ptc-run")
+	d := quickjs.CacheDir()
+	if d == "" {
+		return ""
+	}
+	return filepath.Join(d, "wazero")
 }
 
 func readProgram(path string, stdin io.Reader) (string, error) {
@@ -330,4 +438,168 @@ func parseSize(s string) (uint64, error) {
 		return 0, errors.New("too large")
 	}
 	return n * mult, nil
+}
+
+// usage is printed on stderr after a usage error.
+const usage = `usage:
+  ptc-run run   [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--json]
+                PROGRAM|-
+  ptc-run sdk   [--tools FILE] [--mcp NAME=CMD|URL]...
+  ptc-run serve [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--grace D]
+                [--listen ADDR | --stdio]
+  ptc-run guest build [--source DIR] [--force]
+  ptc-run --version
+`
+
+// The parts the help texts share.
+const (
+	helpToolFlags = `  --tools FILE     mount the tools of a tool fixture file (format below)
+  --mcp NAME=CMD   mount the tools of an MCP server as NAME__TOOL;
+  --mcp NAME=URL   NAME=COMMAND ARGS... starts a stdio server (words split
+                   as a shell does, no expansions), NAME=http(s)://...
+                   reaches a streamable HTTP one; repeatable
+`
+	helpLimitFlags = `  --timeout D      wall-time limit of %s (default 30s): a duration
+                   with a unit, e.g. 500ms, 5s, 2m, 1h30m
+  --memory SIZE    memory limit of %s (default 64MiB): bytes, or a
+                   number with a unit: B, KiB, MiB, GiB (powers of 2) or
+                   KB, MB, GB (powers of 10), e.g. 32MiB
+`
+	helpFixture = `Tool fixture file (--tools FILE), JSON:
+  {"tools": [{
+    "name": "get_weather", "description": "Current weather for a city.",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+                   "required": ["city"]},
+    "output": {"type": "object", "properties": {"tempC": {"type": "number"}}},
+    "parallelSafe": true, "timeoutMs": 5000, "callers": ["program"],
+    "responses": [
+      {"match": {"city": "Paris"}, "value": {"tempC": 21}, "delayMs": 50},
+      {"error": "city not found"},
+      {"value": "ok", "images": [{"mimeType": "image/png", "path": "cat.png"}]}
+    ]}]}
+  Only name and responses are required. Arguments are validated against
+  "parameters" first; then the first response whose "match" is a subset of
+  the arguments answers ("match" left out matches all): "value" is the
+  result, "error" fails the call with that message, "delayMs" waits first
+  (cancellable), image paths are relative to the fixture file. "callers"
+  says who may call the tool: "direct" (the model), "program", or both.
+`
+	helpEnv = `Environment:
+  PTC_CACHE_DIR  cache directory; default ptc-run in the user cache
+                 directory (e.g. ~/.cache/ptc-run). wazero/ in it keeps the
+                 compiled guest between runs (set PTC_CACHE_DIR= empty to
+                 disable that cache); guest/ holds the guest that
+                 "ptc-run guest build" installs.
+  PTC_GUEST      the guest to use: a .wasm file with its Intl bundle
+                 beside it, or a directory holding both. Looked at first;
+                 then the guest built into ptc-run, then guest/ in the cache
+                 directory. A guest whose sha256 is not the one this version
+                 records is ignored.
+`
+	helpExit = `Exit status: 0 the program succeeded; 1 the program failed (the content
+is still printed); 2 usage, configuration or fixture error.
+`
+)
+
+// helpTexts are the help texts, by command ("" for ptc-run -h).
+var helpTexts = map[string]string{
+	"": `ptc-run runs a model-written JavaScript or TypeScript program in the ptc
+sandbox (QuickJS in WebAssembly), as the run_code tool does, and prints what
+the model would see.
+
+` + usage + `
+Commands:
+  run          run one program and print its content
+  sdk          print the TypeScript declarations the model sees
+  serve        offer run_code as an MCP server (streamable HTTP or stdio)
+  guest build  build the sandbox's guest into the user cache directory
+               (needed once by a copy of ptc fetched with go get)
+  --version    print ptc's version and the guest's digest
+
+"ptc-run COMMAND -h" documents a command and its flags.
+
+` + helpExit,
+
+	"run": `usage: ptc-run run [flags] PROGRAM|-
+
+Runs PROGRAM (a JavaScript or TypeScript file, or - for standard input)
+once, as the run_code tool would, and prints the content the model would
+see: the printed lines, then the return value; images are printed as
+[image MIME N bytes]. Its tool calls go through a real registry and
+pipeline.
+
+Flags (before or after PROGRAM):
+` + helpToolFlags + fmt.Sprintf(helpLimitFlags, "the run", "the run") + `  --json           print one JSON object instead of the content:
+                   {"content": [...], "isError": bool,
+                    "error": {"kind", "message", "info"} or null,
+                    "output": [lines], "returnValue": any or null,
+                    "subcalls": [{"n", "tool", "arguments", "ok", "code",
+                                  "durationMs", "info"}],
+                    "stats": {"wallMs", "subcalls", "memoryBytes"}}
+  -h, --help       print this help
+
+` + helpFixture + `
+` + helpEnv + `
+` + helpExit,
+
+	"sdk": `usage: ptc-run sdk [flags]
+
+Prints the TypeScript declarations of the tools the model sees in
+run_code's description. At least one of --tools and --mcp is required.
+
+Flags:
+` + helpToolFlags + `  -h, --help       print this help
+
+` + helpFixture + `
+` + helpEnv + `
+Exit status: 0 printed; 2 usage, configuration or fixture error.
+`,
+
+	"serve": `usage: ptc-run serve [flags]
+
+Offers run_code as an MCP server: over streamable HTTP (stateless, at /mcp,
+health at /healthz), or on standard input and output with --stdio. Logs one
+JSON record per run on standard error. SIGINT or SIGTERM lets the runs in
+progress finish for --grace, then aborts them.
+
+Flags:
+` + helpToolFlags + fmt.Sprintf(helpLimitFlags, "each run", "each run") + `  --grace D        how long runs in progress may go on after SIGINT or
+                   SIGTERM (default 10s): a duration with a unit, e.g. 30s
+  --listen ADDR    the HTTP address, host:port (default 127.0.0.1:8080)
+  --stdio          speak MCP on standard input and output instead of HTTP
+  -h, --help       print this help
+
+` + helpFixture + `
+` + helpEnv + `
+Exit status: 0 after a clean shutdown; 2 usage, configuration or fixture
+error, or the server failed.
+`,
+
+	"guest build": `usage: ptc-run guest build [flags]
+
+Builds the sandbox's guest (QuickJS-ng compiled to WebAssembly, and its Intl
+bundle) from this version's pinned, checksummed inputs, with the scripts
+"make guest" runs, and installs it into guest/ in the cache directory as
+<sha256>.wasm and <sha256>.js, where every program using this version of
+ptc finds it. A copy of ptc fetched with go get needs this once:
+
+  go run github.com/ptchost/ptc/cmd/ptc-run@VERSION guest build
+
+with the VERSION of ptc in your go.mod. It installs the toolchain it lacks
+as "make guest" does (clang-16, lld-16 and wasi-libc from Debian, with sudo
+when not root) and needs go and npm (Node 20). The build runs in a
+temporary copy of the sources; its result must have the sha256 this version
+records, or nothing is installed.
+
+Flags:
+  --source DIR     the ptc source tree to build from (default: the tree
+                   this ptc-run was compiled from, else the module at its
+                   version, fetched by the go command)
+  --force          build even when the cache already holds the guest
+  -h, --help       print this help
+
+` + helpEnv + `
+Exit status: 0 installed (or already there); 2 the build failed or usage
+error.
+`,
 }
