@@ -123,20 +123,49 @@ func (e *Executor) ExecuteWith(ctx context.Context, b pipeline.Batch, opts RunOp
 		limits:  lim,
 		reports: make(map[string]*report),
 	}
-	outs := e.own.Execute(context.WithValue(ctx, batchKey{}, br), pipeline.Batch{
-		Calls:    b.Calls,
-		Agent:    b.Agent,
-		Log:      b.Log,
-		Approver: b.Approver, // for asks of RunCodePipeline's policies
-	})
-	results := make([]*Result, len(outs))
-	for i, o := range outs {
-		br.mu.Lock()
-		rep := br.reports[o.Token()]
-		br.mu.Unlock()
-		results[i] = e.result(ctx, o, rep)
+	results := make([]*Result, 0, len(b.Calls))
+	// Hybrid mode: calls of tools marked for direct calls go through the
+	// tools' pipeline, the rest (run_code) through the executor's own;
+	// runs of consecutive calls of one kind make one batch, in call order.
+	for start := 0; start < len(b.Calls); {
+		direct := e.direct(b.Calls[start].Name, b.Agent, b.ToolSet)
+		end := start + 1
+		for end < len(b.Calls) && e.direct(b.Calls[end].Name, b.Agent, b.ToolSet) == direct {
+			end++
+		}
+		part := b
+		part.Calls = b.Calls[start:end]
+		if direct {
+			for _, o := range e.pipe.Execute(ctx, part) {
+				results = append(results, &Result{Content: o.Content(), IsError: !o.OK(), Outcome: o})
+			}
+		} else {
+			outs := e.own.Execute(context.WithValue(ctx, batchKey{}, br), pipeline.Batch{
+				Calls:    part.Calls,
+				Agent:    b.Agent,
+				Log:      b.Log,
+				Approver: b.Approver, // for asks of RunCodePipeline's policies
+			})
+			for _, o := range outs {
+				br.mu.Lock()
+				rep := br.reports[o.Token()]
+				br.mu.Unlock()
+				results = append(results, e.result(ctx, o, rep))
+			}
+		}
+		start = end
 	}
 	return results, nil
+}
+
+// direct reports whether the model may call the tool name directly in
+// this executor: a tool marked for direct calls (hybrid mode).
+func (e *Executor) direct(name string, agent registry.Scope, set *registry.ToolSet) bool {
+	if name == ToolName {
+		return false
+	}
+	t, ok := e.pipe.Registry().Get(name, agent, set)
+	return ok && t.Callers().Direct(false)
 }
 
 // abortMessage says why ctx ended, in DESIGN.md's words.
@@ -261,6 +290,13 @@ type dispatcher struct {
 
 // Dispatch implements host.Dispatcher.
 func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
+	if t, ok := d.pipe.Registry().Get(c.Name, d.env.Agent, d.env.ToolSet); ok && !t.Callers().Program(true) {
+		// A tool for the model's direct calls only (hybrid mode).
+		reply := host.Reply{Err: &host.CallError{Code: string(pipeline.CodeUnknownTool),
+			Message: "tools." + c.Name + " is not callable from programs: the model calls it directly, outside run_code"}}
+		d.record(Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeUnknownTool})
+		return reply
+	}
 	inv := d.pipe.Prepare(pipeline.RawCall{ID: strconv.Itoa(c.Seq), Name: c.Name, Arguments: c.Args}, d.env)
 	serial := inv.Err() == nil && inv.Mode() == registry.Serial
 	admitted := d.order.enter(ctx, c.Seq, serial)
@@ -273,10 +309,14 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	if reply.Err != nil {
 		sc.Code = pipeline.Code(reply.Err.Code)
 	}
+	d.record(sc)
+	return reply
+}
+
+func (d *dispatcher) record(sc Subcall) {
 	d.rep.mu.Lock()
 	d.rep.subcalls = append(d.rep.subcalls, sc)
 	d.rep.mu.Unlock()
-	return reply
 }
 
 // reply is what the program receives for an outcome: its value, or a

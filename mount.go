@@ -40,18 +40,42 @@ func NewNativeExecutor(pipe *pipeline.Pipeline) (*NativeExecutor, error) {
 	return &NativeExecutor{pipe: pipe}, nil
 }
 
-// Describe returns the schemas of the tools agent may call through set.
+// Describe returns the schemas of the tools agent may call through set,
+// but those marked for programs only (Spec.Callers).
 func (n *NativeExecutor) Describe(agent registry.Scope, set *registry.ToolSet) []registry.ToolSchema {
-	return n.pipe.Registry().Schemas(agent, set)
+	var out []registry.ToolSchema
+	for _, t := range n.pipe.Registry().Definitions(agent, set) {
+		if t.Callers().Direct(true) {
+			out = append(out, t.Schema())
+		}
+	}
+	return out
 }
 
+// ErrProgramOnly: the model called a tool marked for programs only.
+var ErrProgramOnly = errors.New("ptc: the tool is callable from programs only")
+
 // Execute runs the batch through the pipeline; each result's content is
-// the call's content, exactly what the model sees.
+// the call's content, exactly what the model sees. A call of a tool marked
+// for programs only fails without running (ErrProgramOnly).
 func (n *NativeExecutor) Execute(ctx context.Context, b pipeline.Batch) []*Result {
-	outs := n.pipe.Execute(ctx, b)
-	rs := make([]*Result, len(outs))
-	for i, o := range outs {
-		rs[i] = &Result{Content: o.Content(), IsError: !o.OK(), Outcome: o}
+	rs := make([]*Result, len(b.Calls))
+	run := b
+	run.Calls = nil
+	var at []int
+	for i, c := range b.Calls {
+		if t, ok := n.pipe.Registry().Get(c.Name, b.Agent, b.ToolSet); ok && !t.Callers().Direct(true) {
+			err := fmt.Errorf("%w: %s is called from programs (run_code), not directly", ErrProgramOnly, c.Name)
+			rs[i] = &Result{Content: []registry.Part{registry.TextPart("Error: " + err.Error())}, IsError: true, failure: err}
+			continue
+		}
+		run.Calls = append(run.Calls, c)
+		at = append(at, i)
+	}
+	if len(run.Calls) > 0 {
+		for k, o := range n.pipe.Execute(ctx, run) {
+			rs[at[k]] = &Result{Content: o.Content(), IsError: !o.OK(), Outcome: o}
+		}
 	}
 	return rs
 }

@@ -255,9 +255,16 @@ func (e *Executor) RunCodePipeline() *pipeline.Pipeline { return e.own }
 const codeDescription = "The program: the body of an async JavaScript function."
 
 // Describe returns the tools the model sees in PTC mode: run_code (see
-// RunCodeSchema). It is the [ToolExecutor] method.
+// RunCodeSchema), then, in hybrid mode, the tools marked for direct calls
+// (Spec.Callers), with their own schemas. It is the [ToolExecutor] method.
 func (e *Executor) Describe(agent registry.Scope, set *registry.ToolSet) []registry.ToolSchema {
-	return []registry.ToolSchema{e.RunCodeSchema(agent, set)}
+	out := []registry.ToolSchema{e.RunCodeSchema(agent, set)}
+	for _, t := range e.pipe.Registry().Definitions(agent, set) {
+		if t.Callers().Direct(false) {
+			out = append(out, t.Schema())
+		}
+	}
+	return out
 }
 
 // RunCodeSchema returns the run_code schema the model sees in PTC mode: its

@@ -84,7 +84,7 @@ func (c *sdkCache) get(agent registry.Scope, set *registry.ToolSet) *sdk {
 		return s
 	}
 
-	s = &sdk{gen: gen, tools: sdkgen.FromDefinitions(c.reg.Definitions(agent, set)), budget: c.budget}
+	s = &sdk{gen: gen, tools: sdkgen.FromDefinitions(programTools(c.reg.Definitions(agent, set))), budget: c.budget}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if set == nil {
@@ -109,4 +109,16 @@ func (c *sdkCache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.sets) + len(c.plain)
+}
+
+// programTools keeps the tools programs may call (Spec.Callers; by
+// default every tool).
+func programTools(defs []*registry.Tool) []*registry.Tool {
+	out := defs[:0:0]
+	for _, t := range defs {
+		if t.Callers().Program(true) {
+			out = append(out, t)
+		}
+	}
+	return out
 }
