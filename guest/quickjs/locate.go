@@ -260,10 +260,8 @@ func moduleVersion() (version, dir string) {
 	if m == nil {
 		return "latest", ""
 	}
-	if r := m.Replace; r != nil {
-		if r.Version == "" {
-			return "", r.Path
-		}
+	if r := m.Replace; r != nil && (r.Version == "" || r.Version == "(devel)") {
+		return "", r.Path // a directory
 	}
 	if m.Version == "" || m.Version == "(devel)" || strings.HasSuffix(m.Version, "+dirty") {
 		return "latest", ""
