@@ -290,3 +290,17 @@ func TestGenerate_hammer(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestTypeScript_defaultsShownWhereApplied: @default marks a default the
+// registry fills in (a property of the arguments, through properties and
+// items), not one in a result type or under oneOf/anyOf/allOf/$ref.
+func TestTypeScript_defaultsShownWhereApplied(t *testing.T) {
+	got := TypeScript([]Tool{{
+		Name:       "t",
+		Parameters: json.RawMessage(`{"type":"object","properties":{"n":{"type":"number","default":3},"v":{"oneOf":[{"type":"object","properties":{"k":{"type":"string","default":"x"}}},{"type":"string"}]}}}`),
+		Output:     json.RawMessage(`{"type":"object","properties":{"unit":{"type":"string","default":"piece"}}}`),
+	}})
+	if !strings.Contains(got, "@default 3") || strings.Contains(got, `@default "x"`) || strings.Contains(got, `@default "piece"`) {
+		t.Fatalf("@default where no default is applied, or missing where one is:\n%s", got)
+	}
+}

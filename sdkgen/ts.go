@@ -86,7 +86,9 @@ func Declarations(tools []Tool) []string {
 			ot = "unknown"
 		} else {
 			out := parseSchema(t.Output)
-			ot, _ = newGen(out).typeOf(out, "  ", 0, false)
+			og := newGen(out)
+			og.output = true
+			ot, _ = og.typeOf(out, "  ", 0, false)
 		}
 		b.WriteString(ot)
 		b.WriteString(">;\n")
@@ -175,6 +177,12 @@ const maxVisits = 10000
 type gen struct {
 	root   *node
 	budget int
+	// branch counts the $ref, oneOf, anyOf and allOf levels being rendered,
+	// and output is set for a result type: defaults there are not applied
+	// (the registry fills in those of properties reached through
+	// properties and items only), so no @default is shown.
+	branch int
+	output bool
 }
 
 func newGen(root *node) *gen { return &gen{root: root, budget: maxVisits} }
@@ -255,6 +263,8 @@ func (g *gen) typeOf(n *node, ind string, depth int, top bool) (string, int) {
 		precs = append(precs, p)
 	}
 	add(g.baseType(n, ind, depth, top))
+	g.branch++
+	defer func() { g.branch-- }()
 	if r := n.get("$ref"); r != nil && r.kind == kString {
 		add(g.typeOf(g.resolve(r.s), ind, depth+1, top))
 	}
@@ -435,7 +445,7 @@ func (g *gen) objectType(n *node, ind string, depth int, top bool) string {
 						f.doc = append(f.doc, t)
 					}
 				}
-				if d := ps.get("default"); d != nil {
+				if d := ps.get("default"); d != nil && g.branch == 0 && !g.output {
 					f.doc = append(f.doc, "@default "+d.compact())
 				}
 			}
