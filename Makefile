@@ -91,6 +91,15 @@ bench: $(GUEST_WASM) $(GUEST_INTL)
 clean:
 	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_WASM) $(GUEST_INTL) $(GUEST_DIR)/intl/node_modules $(TSC_DIR)/node_modules $(MCP_SERVERS_DIR)/node_modules bench.txt
 
+# Not part of make test (about a minute and a half: it compiles the guest):
+# the go get path from a scratch module importing a clean copy of the repo
+# (git archive HEAD) through a replace: the not-built error names the
+# command, ptc-run guest build installs the guest into PTC_CACHE_DIR, then
+# the scratch module runs a program (cmd/ptc-run/gogettable_test.go).
+.PHONY: guest-gogettable-test
+guest-gogettable-test:
+	PTC_GOGETTABLE_TEST=1 $(GO) test -count=1 -run '^TestGoGettable$$' -v -timeout 30m ./cmd/ptc-run
+
 # haproxy for the scale-out test (cmd/ptc-run TestServe_scaleOut), from
 # Debian; the binary only, no service. Without it that test is skipped.
 .PHONY: haproxy
