@@ -1,0 +1,24 @@
+module github.com/ptchost/ptc/bridge/openai
+
+go 1.26.0
+
+replace github.com/ptchost/ptc => ../..
+
+require (
+	github.com/openai/openai-go/v3 v3.102.0
+	github.com/ptchost/ptc v0.0.0-00010101000000-000000000000
+)
+
+require (
+	github.com/coder/websocket v1.8.15 // indirect
+	github.com/evanw/esbuild v0.28.2 // indirect
+	github.com/google/jsonschema-go v0.4.3 // indirect
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
+	github.com/tetratelabs/wazero v1.12.0 // indirect
+	github.com/tidwall/gjson v1.20.0 // indirect
+	github.com/tidwall/match v1.1.1 // indirect
+	github.com/tidwall/pretty v1.2.1 // indirect
+	github.com/tidwall/sjson v1.2.5 // indirect
+	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/text v0.44.0 // indirect
+)
