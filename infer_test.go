@@ -71,13 +71,7 @@ func TestInfer_program(t *testing.T) {
     unit?: "piece" | "box";
     /** Sites to count; all when absent */
     sites?: null | string[];
-  }): Promise<{
-    sku: string;
-    count: number;
-    /** @default "piece" */
-    unit: "piece" | "box";
-    note?: string;
-  }>;
+  }): Promise<{ sku: string; count: number; unit: "piece" | "box"; note?: string }>;
 };`
 	assert.Contains(t, desc, decl)
 

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -132,11 +133,6 @@ func serverProcesses(marker string) []string {
 // a run's timeout.
 func TestRun_mcpSignals(t *testing.T) {
 	bin := ptcRunBinary(t)
-	// Warm the compilation cache, so that the signals below reach a run,
-	// not the guest's first compilation.
-	warm := exec.Command(bin, "run", "-")
-	warm.Stdin = strings.NewReader("return 1")
-	require.NoError(t, warm.Run())
 	for _, c := range []struct {
 		name string
 		sig  syscall.Signal
@@ -148,9 +144,17 @@ func TestRun_mcpSignals(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			marker := fmt.Sprintf("ptc-test-marker-%d-%s", os.Getpid(), c.name)
-			args := append([]string{"run", "--mcp", everythingFlag(t, marker)}, c.args...)
+			// The program tells the test it is in its long call by writing
+			// a file through the reference filesystem server.
+			dir := t.TempDir()
+			fsNode, fsArgs := mcptest.Filesystem(t, dir)
+			args := append([]string{"run", "--mcp", everythingFlag(t, marker),
+				"--mcp", "fs=" + strings.Join(append([]string{fsNode}, fsArgs...), " ")}, c.args...)
 			cmd := exec.Command(bin, append(args, "-")...)
-			cmd.Stdin = strings.NewReader(`await tools.ev__echo({message: "up"}); console.log("up"); await tools.ev__trigger_long_running_operation({duration: 60, steps: 60});`)
+			ready := filepath.Join(dir, "ready")
+			cmd.Stdin = strings.NewReader(`await tools.ev__echo({message: "up"}); console.log("up");
+await tools.fs__write_file({path: ` + strconv.Quote(ready) + `, content: "up"});
+await tools.ev__trigger_long_running_operation({duration: 60, steps: 60});`)
 			var stdout bytes.Buffer
 			cmd.Stdout = &stdout
 			pr, pw, err := os.Pipe()
@@ -161,12 +165,15 @@ func TestRun_mcpSignals(t *testing.T) {
 			var errOut bytes.Buffer
 			copied := make(chan struct{})
 			go func() { bufio.NewReader(pr).WriteTo(&errOut); close(copied) }()
-			deadline := time.Now().Add(20 * time.Second)
-			for len(serverProcesses(marker)) == 0 {
-				require.True(t, time.Now().Before(deadline), "the server never started")
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				if _, err := os.Stat(ready); err == nil {
+					break
+				}
+				require.True(t, time.Now().Before(deadline), "the program never reached its long call")
 				time.Sleep(20 * time.Millisecond)
 			}
-			time.Sleep(1500 * time.Millisecond) // the program is in its long call
+			time.Sleep(200 * time.Millisecond) // the long call is under way
 			start := time.Now()
 			if c.sig != 0 {
 				require.NoError(t, cmd.Process.Signal(c.sig))
@@ -182,8 +189,8 @@ func TestRun_mcpSignals(t *testing.T) {
 				require.Contains(t, stdout.String(), "Error: code run failed (timeout)")
 			}
 			require.Contains(t, stdout.String(), "Captured output:\nup")
-			for len(serverProcesses(marker)) > 0 {
-				require.True(t, time.Now().Before(deadline), "server processes left: %v", serverProcesses(marker))
+			for len(serverProcesses(marker))+len(serverProcesses(dir)) > 0 {
+				require.True(t, time.Now().Before(deadline), "server processes left: %v %v", serverProcesses(marker), serverProcesses(dir))
 				time.Sleep(20 * time.Millisecond)
 			}
 		})
