@@ -1,4 +1,4 @@
-# ptc — see README.md. Targets: build run test lint fuzz bench guest guest-check clean.
+# ptc — see README.md. Targets: build run test lint fuzz bench guest guest-check bridges-test guest-gogettable-test clean.
 # make soak: minutes of runaway programs, cancel cycles and Close under load (soak_test.go; PTC_SOAK_DURATION=10m make soak).
 SHELL := /bin/bash
 GO ?= go
@@ -105,3 +105,11 @@ guest-gogettable-test:
 .PHONY: haproxy
 haproxy:
 	sh scripts/install-haproxy.sh || echo "haproxy: install failed; TestServe_scaleOut will be skipped"
+
+# The SDK bridges are modules of their own (bridge/anthropic, bridge/openai):
+# go test ./... above does not reach them. Their examples replay recorded
+# conversations through a real executor. Cold, compiling the two SDKs under
+# -race takes minutes, so CI runs this after make test (.ci/run).
+.PHONY: bridges-test
+bridges-test: $(GUEST_WASM) $(GUEST_INTL)
+	sh bridge/test.sh
