@@ -79,20 +79,24 @@ func BenchmarkExecute_fanout50(b *testing.B) {
 // every Describe and Execute of one tool set pays after the first,
 // uncached regenerates (a registry change invalidates the cache).
 func BenchmarkSDK_200tools(b *testing.B) {
+	type unitArgs struct {
+		City  string `json:"city"`
+		Units string `json:"units,omitempty"`
+	}
 	var tools []*registry.Tool
 	for i := range 200 {
-		tools = append(tools, registry.MustDefine(registry.Spec[cityArgs, weather]{
+		tools = append(tools, registry.MustDefine(registry.Spec[unitArgs, weather]{
 			Name:        fmt.Sprintf("tool_%03d", i),
 			Description: "Current weather for a city.",
 			Parameters: registry.Object(
 				registry.Required("city", registry.String().Describe("City name")),
 				registry.Optional("units", registry.String().WithEnum("metric", "imperial")),
 			),
-			Output: registry.Output[cityArgs, weather]{Schema: registry.Object(
+			Output: registry.Output[unitArgs, weather]{Schema: registry.Object(
 				registry.Required("tempC", registry.Number()),
 				registry.Required("sky", registry.String()),
 			)},
-			Execute: func(context.Context, cityArgs, *registry.Exec) (weather, error) { return weather{}, nil },
+			Execute: func(context.Context, unitArgs, *registry.Exec) (weather, error) { return weather{}, nil },
 		}))
 	}
 	f := newFixture(b, host.Limits{}, tools...)
