@@ -12,14 +12,11 @@ import (
 )
 
 // Executor describes the tools the model sees and runs a batch of its
-// calls, returning one result per call, in call order. It is the method
-// set of ptc.ToolExecutor: *ptc.Executor (PTC mode: run_code, plus the
-// direct tools in hybrid mode), *ptc.NativeExecutor (the tools themselves)
-// and *ptc.Mounts satisfy it.
-type Executor interface {
-	Describe(agent registry.Scope, set *registry.ToolSet) []registry.ToolSchema
-	Execute(ctx context.Context, b pipeline.Batch) []*ptc.Result
-}
+// calls, returning one result per call, in call order: ptc.ToolExecutor,
+// which *ptc.Executor (PTC mode: run_code, plus the direct tools in hybrid
+// mode), *ptc.NativeExecutor (the tools themselves) and *ptc.Mounts
+// implement.
+type Executor = ptc.ToolExecutor
 
 // Bridge executes the model's tool calls with an executor, in the
 // environment a batch carries.

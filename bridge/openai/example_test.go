@@ -1,11 +1,9 @@
 package ptcopenai_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -17,8 +15,7 @@ import (
 
 	"github.com/ptchost/ptc"
 	ptcopenai "github.com/ptchost/ptc/bridge/openai"
-	"github.com/ptchost/ptc/pipeline"
-	"github.com/ptchost/ptc/registry"
+	"github.com/ptchost/ptc/internal/bridgetest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden request files under testdata")
@@ -163,80 +160,14 @@ func describeDataURL(url string) string {
 }
 
 // salesExecutor returns a PTC executor over the two tools the
-// conversation's program calls: get_sales and render_chart, whose content
-// is a PNG image.
+// conversation's program calls (bridgetest.SalesPipeline).
 func salesExecutor(ctx context.Context) (*ptc.Executor, error) {
-	sales := map[string][]int{"north": {12, 9, 8, 13}, "south": {7, 8, 11, 9}}
-	reg := registry.New()
-	if _, err := reg.Register(registry.MustDefine(registry.Spec[salesArgs, salesReport]{
-		Name:        "get_sales",
-		Description: "Units sold per week in a region, oldest week first.",
-		Parameters: registry.Object(
-			registry.Required("region", registry.String().Describe("north or south")),
-		),
-		Output: registry.Output[salesArgs, salesReport]{Schema: registry.Object(
-			registry.Required("region", registry.String()),
-			registry.Required("units", registry.Array(registry.Integer())),
-		)},
-		ExecutionMode: func(salesArgs) registry.Mode { return registry.Parallel },
-		Execute: func(_ context.Context, a salesArgs, _ *registry.Exec) (salesReport, error) {
-			units, ok := sales[a.Region]
-			if !ok {
-				return salesReport{}, errors.New("no region " + a.Region)
-			}
-			return salesReport{Region: a.Region, Units: units}, nil
-		},
-	})); err != nil {
-		return nil, err
-	}
-	if _, err := reg.Register(registry.MustDefine(registry.Spec[chartArgs, string]{
-		Name:        "render_chart",
-		Description: "Renders a line chart of the series; the model sees the image.",
-		Parameters: registry.Object(
-			registry.Required("title", registry.String()),
-			registry.Required("series", registry.Array(registry.Object(
-				registry.Required("name", registry.String()),
-				registry.Required("values", registry.Array(registry.Number())),
-			))),
-		),
-		Output: registry.Output[chartArgs, string]{
-			Schema: registry.String(),
-			Render: func(a chartArgs, v string) []registry.Part {
-				return []registry.Part{registry.TextPart(v), registry.ImagePart("image/png", chartPNG)}
-			},
-		},
-		Execute: func(_ context.Context, a chartArgs, _ *registry.Exec) (string, error) {
-			return fmt.Sprintf("chart %q: %d series", a.Title, len(a.Series)), nil
-		},
-	})); err != nil {
-		return nil, err
-	}
-	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+	pipe, err := bridgetest.SalesPipeline()
 	if err != nil {
 		return nil, err
 	}
 	return ptc.New(ctx, ptc.Config{Pipeline: pipe}) // fails if the guest was not built
 }
-
-type salesArgs struct {
-	Region string `json:"region"`
-}
-
-type salesReport struct {
-	Region string `json:"region"`
-	Units  []int  `json:"units"`
-}
-
-type chartArgs struct {
-	Title  string `json:"title"`
-	Series []struct {
-		Name   string    `json:"name"`
-		Values []float64 `json:"values"`
-	} `json:"series"`
-}
-
-// chartPNG is the chart render_chart returns: a 2×1 PNG.
-var chartPNG, _ = base64.StdEncoding.DecodeString("iVBORw0KGgoAAAANSUhEUgAAAAIAAAABCAIAAAB7QOjdAAAAE0lEQVR4nGI6IScnJ3cCEAAA//8HMQILsq6wvgAAAABJRU5ErkJggg==")
 
 // recorded replays the API responses name-response-N.json (parsed with
 // the SDK's own types into R) and checks the request P of each turn
@@ -249,7 +180,7 @@ type recorded[P, R any] struct {
 // New has the shape of the SDK's New methods.
 func (m *recorded[P, R]) New(_ context.Context, params P) (*R, error) {
 	m.turn++
-	if err := golden(fmt.Sprintf("%s-request-%d.json", m.name, m.turn), params); err != nil {
+	if err := bridgetest.Golden(fmt.Sprintf("%s-request-%d.json", m.name, m.turn), params, *update); err != nil {
 		return nil, err
 	}
 	path := fmt.Sprintf("%s-response-%d.json", m.name, m.turn)
@@ -262,26 +193,4 @@ func (m *recorded[P, R]) New(_ context.Context, params P) (*R, error) {
 		return nil, fmt.Errorf("%s: %w", filepath.Base(path), err)
 	}
 	return r, nil
-}
-
-// golden compares v's JSON, indented, with the file at path.
-func golden(path string, v any) error {
-	var got bytes.Buffer
-	enc := json.NewEncoder(&got)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return fmt.Errorf("%s: marshal: %w", path, err)
-	}
-	if *update {
-		return os.WriteFile(path, got.Bytes(), 0o644)
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		return fmt.Errorf("%w (run go test -update to write it)", err)
-	}
-	if !bytes.Equal(got.Bytes(), want) {
-		return fmt.Errorf("%s: the request differs from the golden file (go test -update rewrites it); got:\n%s", path, got.Bytes())
-	}
-	return nil
 }
