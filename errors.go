@@ -58,43 +58,39 @@ type RunError struct {
 // Error returns the message.
 func (e *RunError) Error() string { return e.Message }
 
+// The sentinel of each outcome kind, and of each failure code of a call
+// that never ran a program.
+var (
+	kindErrors = map[host.Kind]error{
+		host.KindSyntax:       ErrSyntax,
+		host.KindException:    ErrException,
+		host.KindTimeout:      ErrTimeout,
+		host.KindMemory:       ErrMemory,
+		host.KindOutputLimit:  ErrOutputLimit,
+		host.KindSubcallLimit: ErrSubcallLimit,
+		host.KindInternal:     ErrInternal,
+	}
+	codeErrors = map[pipeline.Code]error{
+		pipeline.CodeUnknownTool:      ErrUnknownTool,
+		pipeline.CodeInvalidArguments: ErrInvalidArguments,
+		pipeline.CodeDenied:           ErrDenied,
+	}
+)
+
 // Is matches the sentinel of the error's kind (or, when the program never
 // ran, of its code); an aborted run also matches context.DeadlineExceeded
 // when a deadline ended it and context.Canceled otherwise.
 func (e *RunError) Is(target error) bool {
-	var want error
-	switch e.Kind {
-	case host.KindSyntax:
-		want = ErrSyntax
-	case host.KindException:
-		want = ErrException
-	case host.KindTimeout:
-		want = ErrTimeout
-	case host.KindMemory:
-		want = ErrMemory
-	case host.KindOutputLimit:
-		want = ErrOutputLimit
-	case host.KindSubcallLimit:
-		want = ErrSubcallLimit
-	case host.KindInternal:
-		want = ErrInternal
-	case host.KindAborted:
+	if e.Kind == host.KindAborted || e.Code == pipeline.CodeAborted || e.Code == pipeline.CodeAbortedBeforeDispatch {
 		return e.abortedIs(target)
-	default:
-		switch e.Code {
-		case pipeline.CodeAborted, pipeline.CodeAbortedBeforeDispatch:
-			return e.abortedIs(target)
-		case pipeline.CodeUnknownTool:
-			want = ErrUnknownTool
-		case pipeline.CodeInvalidArguments:
-			want = ErrInvalidArguments
-		case pipeline.CodeDenied:
-			want = ErrDenied
-		default:
-			want = pipeline.ErrToolFailed
-		}
 	}
-	return target == want
+	if want, ok := kindErrors[e.Kind]; ok {
+		return target == want
+	}
+	if want, ok := codeErrors[e.Code]; ok {
+		return target == want
+	}
+	return target == pipeline.ErrToolFailed
 }
 
 func (e *RunError) abortedIs(target error) bool {

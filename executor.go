@@ -137,7 +137,7 @@ func (e *Executor) ExecuteWith(ctx context.Context, b pipeline.Batch, opts RunOp
 		part.Calls = b.Calls[start:end]
 		if direct {
 			for _, o := range e.pipe.Execute(ctx, part) {
-				results = append(results, &Result{Content: o.Content(), IsError: !o.OK(), Outcome: o})
+				results = append(results, toolResult(o))
 			}
 		} else {
 			outs := e.own.Execute(context.WithValue(ctx, batchKey{}, br), pipeline.Batch{
@@ -290,14 +290,13 @@ type dispatcher struct {
 
 // Dispatch implements host.Dispatcher.
 func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
-	if t, ok := d.pipe.Registry().Get(c.Name, d.env.Agent, d.env.ToolSet); ok && !t.Callers().Program(true) {
-		// A tool for the model's direct calls only (hybrid mode).
-		reply := host.Reply{Err: &host.CallError{Code: string(pipeline.CodeUnknownTool),
-			Message: "tools." + c.Name + " is not callable from programs: the model calls it directly, outside run_code"}}
-		d.record(Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeUnknownTool})
-		return reply
-	}
 	inv := d.pipe.Prepare(pipeline.RawCall{ID: strconv.Itoa(c.Seq), Name: c.Name, Arguments: c.Args}, d.env)
+	if t := inv.Tool(); t != nil && !t.Callers().Program(true) {
+		// A tool for the model's direct calls only (hybrid mode): it never runs.
+		d.record(Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeUnknownTool})
+		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeUnknownTool),
+			Message: "tools." + c.Name + " is not callable from programs: the model calls it directly, outside run_code"}}
+	}
 	serial := inv.Err() == nil && inv.Mode() == registry.Serial
 	admitted := d.order.enter(ctx, c.Seq, serial)
 	o := d.pipe.Run(ctx, inv)

@@ -74,10 +74,16 @@ func (n *NativeExecutor) Execute(ctx context.Context, b pipeline.Batch) []*Resul
 	}
 	if len(run.Calls) > 0 {
 		for k, o := range n.pipe.Execute(ctx, run) {
-			rs[at[k]] = &Result{Content: o.Content(), IsError: !o.OK(), Outcome: o}
+			rs[at[k]] = toolResult(o)
 		}
 	}
 	return rs
+}
+
+// toolResult is the result of a direct tool call: its content as the
+// pipeline finalized it.
+func toolResult(o *pipeline.Outcome) *Result {
+	return &Result{Content: o.Content(), IsError: !o.OK(), Outcome: o}
 }
 
 // Errors of [Mounts].
