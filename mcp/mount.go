@@ -11,7 +11,6 @@ import (
 	"os/exec"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 	"time"
 
@@ -147,7 +146,7 @@ type conn struct {
 	closeOnce sync.Once
 	closeErr  error
 	ended     chan struct{}
-	err       error // why it ended, set before ended closes
+	err       error // why it ended (never nil), set before ended closes
 }
 
 // mounted is one registered tool.
@@ -291,6 +290,9 @@ func (c *Client) connect(ctx context.Context) (*conn, error) {
 	cn.session = session
 	go func() {
 		cn.err = session.Wait()
+		if cn.err == nil {
+			cn.err = errConnClosed
+		}
 		close(cn.ended)
 		c.mu.Lock()
 		c.noticeEnd(cn)
@@ -335,18 +337,18 @@ func (c *Client) noticeEnd(cn *conn) {
 		return
 	}
 	c.markDown(cn.err)
-	c.log.Warn("mcp server exited", slog.String("error", describeExit(cn.err)), slog.String("stderr", strings.TrimSpace(strings.TrimPrefix(cn.stderrTail(), "; its stderr ended with: "))))
+	c.log.Warn("mcp server exited", slog.String("error", cn.err.Error()), slog.String("stderr", cn.lastWords()))
 }
 
-// markDown records that the current connection ended with err; c.mu
-// must be held.
+// markDown records that the current connection ended with err (not nil);
+// c.mu must be held.
 func (c *Client) markDown(err error) {
 	c.down = err
-	if c.down == nil {
-		c.down = errors.New("the connection closed")
-	}
 	c.failed()
 }
+
+// errConnClosed is why a connection ended when the session says nothing.
+var errConnClosed = errors.New("the connection closed")
 
 // terminateAfter is how long closing a stdio server waits for it to exit
 // after closing its stdin, before SIGTERM (and as long again before
@@ -373,21 +375,20 @@ func (cn *conn) close() error {
 	return cn.closeErr
 }
 
-func (cn *conn) stderrTail() string {
+// lastWords is the last line a stdio server wrote to its standard error.
+func (cn *conn) lastWords() string {
 	if cn.proc == nil {
 		return ""
 	}
-	if t := cn.proc.tail(); t != "" {
+	return cn.proc.tail()
+}
+
+// stderrTail is lastWords as the end of an error message.
+func (cn *conn) stderrTail() string {
+	if t := cn.lastWords(); t != "" {
 		return "; its stderr ended with: " + t
 	}
 	return ""
-}
-
-func describeExit(err error) string {
-	if err == nil {
-		return "the connection closed"
-	}
-	return err.Error()
 }
 
 // live returns the current connection, restarting the server if it exited
@@ -419,7 +420,7 @@ func (c *Client) live(ctx context.Context) (*conn, error) {
 		return cn, nil
 	case wait > 0:
 		return nil, errorf(ErrServerExited, "MCP server %s exited (%s)%s; it is restarted on a call after %s",
-			c.ep.Name, describeExit(down), cn.stderrTail(), wait.Round(time.Millisecond))
+			c.ep.Name, down.Error(), cn.stderrTail(), wait.Round(time.Millisecond))
 	}
 	// The restart ends with the call's context or with Close.
 	rctx, cancel := context.WithCancelCause(ctx)
@@ -438,7 +439,7 @@ func (c *Client) live(ctx context.Context) (*conn, error) {
 		wait := time.Until(c.nextTry).Round(time.Millisecond)
 		c.mu.Unlock()
 		c.log.Warn("mcp server restart failed", slog.String("error", err.Error()), slog.Duration("retry_in", wait))
-		return nil, fmt.Errorf("MCP server %s exited (%s) and could not be restarted: %w", c.ep.Name, describeExit(down), err)
+		return nil, fmt.Errorf("MCP server %s exited (%s) and could not be restarted: %w", c.ep.Name, down.Error(), err)
 	}
 	if c.closed {
 		c.mu.Unlock()
@@ -450,7 +451,7 @@ func (c *Client) live(ctx context.Context) (*conn, error) {
 	c.restarts++
 	restarts := c.restarts
 	c.mu.Unlock()
-	c.log.Warn("mcp server restarted", slog.Int("restarts", restarts), slog.String("after", describeExit(down)))
+	c.log.Warn("mcp server restarted", slog.Int("restarts", restarts), slog.String("after", down.Error()))
 	old.close() // it ended: this only reaps it
 	return next, nil
 }
@@ -513,7 +514,7 @@ func (c *Client) call(ctx context.Context, remote string, args json.RawMessage) 
 		return nil, context.Cause(ctx)
 	case ended(cn, err):
 		return nil, errorf(ErrServerExited, "MCP server %s exited during the call (%s)%s",
-			c.ep.Name, describeExit(cn.err), cn.stderrTail())
+			c.ep.Name, cn.err.Error(), cn.stderrTail())
 	default:
 		return nil, fmt.Errorf("MCP server %s: %w", c.ep.Name, err)
 	}

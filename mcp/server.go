@@ -3,11 +3,13 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -251,17 +253,17 @@ func result(r *ptc.Result) *sdk.CallToolResult {
 	}
 }
 
-// kind names a run's outcome for the log.
+// kind names a run's outcome for the log: the program's outcome kind
+// (Result.Err's), or the code of a call that never ran one, in lower case.
 func kind(r *ptc.Result) string {
-	switch {
-	case r.Run != nil:
-		return string(r.Run.Kind)
-	case r.Outcome.Code() == pipeline.CodeAbortedBeforeDispatch || r.Outcome.Code() == pipeline.CodeAborted:
-		return "aborted"
-	case r.Outcome.Code() == pipeline.CodeInvalidArguments:
-		return "invalid_arguments"
+	var re *ptc.RunError
+	switch err := r.Err(); {
+	case err == nil:
+		return "ok"
+	case errors.As(err, &re) && re.Kind != "":
+		return string(re.Kind)
 	}
-	return string(r.Outcome.Code())
+	return strings.ToLower(string(r.Outcome.Code()))
 }
 
 func (s *Server) logRun(ctx context.Context, id string, d time.Duration, r *ptc.Result) {
