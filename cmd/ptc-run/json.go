@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 
@@ -75,8 +76,7 @@ func writeJSON(w io.Writer, r *ptc.Result) error {
 		// The call failed outside the program: cancelled before it started
 		// or before the pipeline settled it.
 		kind := "internal"
-		switch r.Outcome.Code() {
-		case pipeline.CodeAbortedBeforeDispatch, pipeline.CodeAborted:
+		if errors.Is(r.Err(), ptc.ErrAborted) {
 			kind = "aborted"
 		}
 		msg, _ := strings.CutPrefix(ptc.ContentText(r.Content[:1]), "Error: code run failed ("+kind+"): ")
