@@ -3,6 +3,7 @@ package host
 import (
 	"context"
 	"encoding/json"
+	"time"
 )
 
 // Dispatcher serves a program's subcalls. Dispatch is called for each
@@ -13,10 +14,23 @@ import (
 // program, which is blocked on it anyway. Dispatch may be called
 // concurrently, up to the run's in-flight limit, and calls may reach it in
 // any order: Call.Seq gives the order the program issued them. Every call
-// the program started reaches Dispatch: one whose run ended while it
-// waited for an in-flight slot comes at once, with its cancelled context.
+// the program started reaches Dispatch, unless an Answerer answered it:
+// one whose run ended while it waited for an in-flight slot comes at once,
+// with its cancelled context. A Dispatch that waits for a person should
+// say so with Hold.
 type Dispatcher interface {
 	Dispatch(ctx context.Context, call Call) Reply
+}
+
+// An Answerer answers subcalls from a recording instead of the Dispatcher
+// (Program.Answer).
+type Answerer interface {
+	// Answer is called on the run's goroutine as the program starts call.
+	// It returns the call's reply and how long it took (its duration on a
+	// virtual clock) with ok true when it answers the call; ok false
+	// dispatches the call. An error ends the run at once (KindAborted, with
+	// the error's message): the program no longer does what was recorded.
+	Answer(call Call) (reply Reply, took time.Duration, ok bool, err error)
 }
 
 // DispatcherFunc adapts a function to a Dispatcher.

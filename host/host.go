@@ -313,11 +313,31 @@ type Program struct {
 	Dispatcher Dispatcher
 	// Limits bound the run; zero fields take the defaults.
 	Limits Limits
-	// Clock, when set, replaces the wall clock the guest sees (Date and the
-	// seed of Math.random); use a fixed clock for deterministic replay.
-	Clock func() time.Time
-	// Random, when set, replaces the guest's random source.
+	// Start, when set, is the wall-clock instant the run's clock starts at
+	// (Date); by default, the real time the run starts.
+	Start time.Time
+	// Virtual makes the run's clock virtual (deterministic mode): it reads
+	// Start and advances only when the program waits, to the next timer
+	// or subcall due, a subcall being due its duration after it started.
+	// Timers cost no real time; an event due past the time limit ends the
+	// run as a timeout; the time the program computes stays bounded by the
+	// limit in real time. With the same Random, the same answers and the
+	// same durations, a program prints and returns the same bytes, also
+	// when calls run concurrently.
+	Virtual bool
+	// Random, when set, replaces the guest's random source (Math.random,
+	// crypto).
 	Random io.Reader
+	// Trace asks for the run's Trace in Outcome.Trace.
+	Trace bool
+	// Replay, when set, is a trace to follow: the clock readings and what
+	// each wait delivers come from it while it lasts and the program
+	// matches it; then the run goes on in its own mode (virtual or live)
+	// from the last reading. Its Start replaces Start.
+	Replay *Trace
+	// Answer, when set, is asked first for each subcall: a call it answers
+	// never reaches the Dispatcher.
+	Answer Answerer
 	// Prelude, when set, is a trusted script (the generated tools SDK)
 	// evaluated in the global scope before the program. The host keeps a
 	// snapshot of the guest after each recent prelude, so a run with a
@@ -364,14 +384,27 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	defer cancelLife(nil)
 	stopLife := context.AfterFunc(h.life, func() { cancelLife(context.Cause(h.life)) })
 	defer stopLife()
-	runCtx, cancel := context.WithTimeoutCause(lifeCtx, lim.Timeout, errTimeout)
-	defer cancel()
+	// The time limit is a timer of the run's own rather than a context
+	// deadline: the time the program's clock is paused moves it later.
+	runCtx, cancelRun := context.WithCancelCause(lifeCtx)
+	defer cancelRun(nil)
 	callsCtx, cancelCalls := context.WithCancel(runCtx)
 	r := newRun(d, lim, cancelCalls)
-	r.deadline, r.deadlineWhy = start.Add(lim.Timeout), stopTimeout
+	r.cancelRun = cancelRun
+	r.limitAt = start.Add(lim.Timeout)
+	r.deadline, r.deadlineWhy = r.limitAt, stopTimeout
 	if cd, ok := ctx.Deadline(); ok && cd.Before(r.deadline) {
 		r.deadline, r.deadlineWhy = cd, stopDeadline
 	}
+	stopLimit := r.armLimit(lim.Timeout)
+	defer stopLimit()
+	r.clk = newTimeline(&p, lim, start)
+	r.answer = p.Answer
+	r.timed = p.Virtual || p.Trace || p.Replay != nil || p.Answer != nil
+	if r.timed {
+		r.flying = make(map[int32]flight)
+	}
+	defer func() { out.Trace = r.clk.trace }()
 	r.src = p.Source
 	defer r.shutdown()
 	stopWatch := context.AfterFunc(runCtx, func() { r.stop(stopFromContext(runCtx)) })
@@ -397,15 +430,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	if img != nil {
 		mc = mc.WithStartFunctions() // the snapshot was taken after _initialize
 	}
-	if p.Clock != nil {
-		clock := p.Clock
-		mc = mc.WithWalltime(func() (int64, int32) {
-			t := clock()
-			return t.Unix(), int32(t.Nanosecond())
-		}, 1).WithNanotime(func() int64 { return clock().UnixNano() }, 1)
-	} else {
-		mc = mc.WithSysWalltime().WithSysNanotime()
-	}
+	mc = mc.WithWalltime(r.clk.walltime, 1).WithNanotime(r.clk.nanotime, 1)
 	if p.Random != nil {
 		mc = mc.WithRandSource(p.Random)
 	} else {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -352,8 +353,10 @@ func TestHost_Run_deterministicClock(t *testing.T) {
 	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 	run := func() string {
 		out := h.Run(context.Background(), host.Program{
-			Clock:  func() time.Time { return at },
-			Source: `return [new Date().toISOString(), Math.random(), Math.random()]`,
+			Start:   at,
+			Virtual: true,
+			Random:  rand.NewChaCha8([32]byte{7}),
+			Source:  `return [new Date().toISOString(), Math.random(), Math.random()]`,
 		})
 		require.Equal(t, host.KindOK, out.Kind, out.Text())
 		return string(out.ReturnValue)

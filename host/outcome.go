@@ -71,6 +71,8 @@ type Outcome struct {
 	// the program never awaited, or that was still running at the end, is
 	// not in it.
 	Received []int
+	// Trace is the run's trace when Program.Trace asked for it.
+	Trace *Trace
 	// MemoryBytes is the peak size of the guest's linear memory.
 	MemoryBytes uint64
 	// Duration is the wall time of the run, instantiation included.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -28,6 +29,7 @@ const (
 	stopOutputLimit
 	stopSubcallLimit
 	stopFault
+	stopDiverged // the Answerer ended the run
 )
 
 // Outcome kinds the guest reports through finish; keep in sync with glue.c.
@@ -43,17 +45,30 @@ const (
 
 // completion is a finished subcall waiting to be delivered to the guest.
 type completion struct {
-	id  int32
-	env []byte
+	id   int32
+	seq  int
+	at   int64 // the clock reading when the call started (timed runs)
+	took int64 // how long it took, in ns (timed runs)
+	env  []byte
 }
 
 // deferredCall is a started subcall not yet handed to a goroutine; see
 // run.deferred.
 type deferredCall struct {
-	ctx  context.Context
-	id   int32
-	call Call
-	env  []byte // set for a call the host fails without dispatching
+	ctx     context.Context
+	id      int32
+	call    Call
+	env     []byte    // set for a call the host fails without dispatching
+	at      int64     // the clock reading at call_start (timed runs)
+	started time.Time // when it started (timed runs)
+}
+
+// flight is a timed run's subcall that has not come back yet.
+type flight struct {
+	seq     int
+	at      int64
+	started time.Time
+	cs      *callState
 }
 
 // run is the host-side state of one program run, shared by the host
@@ -85,11 +100,29 @@ type run struct {
 	// only touched from the guest's goroutine.
 	lastYield time.Duration
 	// deadline is when the run must have ended, the program's own limit
-	// or the caller's earlier deadline (deadlineWhy says which): finish
-	// checks it itself, since a context's timer fires only some time after
-	// its deadline.
+	// (moved later by the time paused, see pauser) or the caller's earlier
+	// deadline (deadlineWhy says which): the host functions check it
+	// themselves, since a timer fires only some time after it is due.
 	deadline    time.Time
 	deadlineWhy stopReason
+	limitAt     time.Time // the program's own limit before pauses
+	limitMu     sync.Mutex
+	limitTimer  *time.Timer
+	limitDone   bool
+	cancelRun   context.CancelCauseFunc
+	pause       pauser
+
+	// clk is the run's clock. A timed run (virtual clock, trace recorded
+	// or followed, or answers from a recording) keeps track of each call's
+	// timing: flying holds its calls not yet back, known those back (or
+	// answered) and not yet delivered. Guest's goroutine only.
+	clk    timeline
+	timed  bool
+	answer Answerer
+	flying map[int32]flight
+	known  []completion
+	// diverged is why the Answerer ended the run.
+	diverged string
 
 	mu          sync.Mutex
 	output      []string
@@ -229,11 +262,33 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 	r.mu.Unlock()
 
 	r.launchDeferred()
+	d := &deferredCall{ctx: ctx, id: id}
+	if r.timed {
+		d.at, d.started = r.clk.now(), time.Now()
+	}
 	if !valid {
-		r.deferred = &deferredCall{ctx: ctx, id: id, env: errEnvelope("INVALID_ARGUMENTS", "subcall arguments are not valid JSON")}
+		d.env = errEnvelope("INVALID_ARGUMENTS", "subcall arguments are not valid JSON")
+		r.deferred = d
 		return id
 	}
-	r.deferred = &deferredCall{ctx: ctx, id: id, call: Call{Seq: seq, Name: callName(name), Args: json.RawMessage(wellFormed(args))}}
+	d.call = Call{Seq: seq, Name: callName(name), Args: json.RawMessage(wellFormed(args))}
+	if r.answer != nil {
+		reply, took, ok, err := r.answer.Answer(d.call)
+		if err != nil {
+			r.mu.Lock()
+			r.diverged = err.Error()
+			r.mu.Unlock()
+			r.stop(stopDiverged)
+			return -1
+		}
+		if ok {
+			c := completion{id: id, seq: seq, at: d.at, took: int64(took), env: envelope(reply, r.lim.ResultBytes, r.lim.ErrorBytes)}
+			r.known = append(r.known, c)
+			r.timing(c)
+			return id
+		}
+	}
+	r.deferred = d
 	return id
 }
 
@@ -249,36 +304,50 @@ func (r *run) launchDeferred() {
 	if d.env != nil {
 		go func() {
 			defer r.wg.Done()
-			r.complete(d.ctx, d.id, d.env)
+			r.complete(d.ctx, completion{id: d.id, at: d.at, env: d.env})
 		}()
 		return
 	}
-	go r.dispatch(d.ctx, d.id, d.call)
+	cs := &callState{Context: d.ctx, r: r}
+	if r.timed {
+		r.flying[d.id] = flight{seq: d.call.Seq, at: d.at, started: d.started, cs: cs}
+	}
+	go r.dispatch(cs, d)
 }
 
 // dispatchInline serves the deferred call on the calling goroutine, when
-// it is the only call outstanding; it returns the envelope, or nil when
-// the guest must stop.
-func (r *run) dispatchInline(ctx context.Context) []byte {
+// it is the only call outstanding; it reports false when the guest must
+// stop.
+func (r *run) dispatchInline(ctx context.Context) (completion, bool) {
 	d := r.deferred
 	r.deferred = nil
+	c := completion{id: d.id, seq: d.call.Seq, at: d.at}
 	if d.env != nil {
-		return d.env
+		c.env = d.env
+		return c, true
 	}
 	if ctx.Err() != nil {
 		// The dispatcher still sees the call, with its cancelled context.
 		r.deferred = d
 		r.launchDeferred()
 		r.stop(stopFromContext(ctx))
-		return nil
+		return c, false
 	}
+	cs := &callState{Context: d.ctx, r: r}
 	r.sem <- struct{}{} // free: no other call is outstanding
-	reply, ok := r.safeDispatch(d.ctx, d.call)
+	r.pause.change(&yes, 1, 0)
+	reply, ok := r.safeDispatch(cs, d.call)
+	r.pause.change(&no, -1, 0)
 	<-r.sem
 	if !ok {
-		return nil
+		return c, false
 	}
-	return envelope(reply, r.lim.ResultBytes, r.lim.ErrorBytes)
+	if r.timed {
+		now := time.Now()
+		c.took = int64(now.Sub(d.started) - cs.heldFor(now))
+	}
+	c.env = envelope(reply, r.lim.ResultBytes, r.lim.ErrorBytes)
+	return c, true
 }
 
 // MaxCallNameBytes bounds the tool name a subcall carries: a longer name
@@ -301,8 +370,9 @@ func callName(name string) string {
 	return name[:cut] + "…"
 }
 
-func (r *run) dispatch(ctx context.Context, id int32, call Call) {
+func (r *run) dispatch(cs *callState, d *deferredCall) {
 	defer r.wg.Done()
+	ctx := d.ctx
 	// Every numbered call reaches the dispatcher: one whose run ended while
 	// it waited for an in-flight slot goes with its cancelled context (and
 	// without a slot), so the dispatcher sees, and can account for, them all.
@@ -316,11 +386,18 @@ func (r *run) dispatch(ctx context.Context, id int32, call Call) {
 		case <-ctx.Done():
 		}
 	}
-	reply, ok := r.safeDispatch(ctx, call)
+	r.pause.change(nil, 1, 0)
+	reply, ok := r.safeDispatch(cs, d.call)
+	r.pause.change(nil, -1, 0)
 	if !ok {
 		return
 	}
-	r.complete(ctx, id, envelope(reply, r.lim.ResultBytes, r.lim.ErrorBytes))
+	c := completion{id: d.id, seq: d.call.Seq, at: d.at, env: envelope(reply, r.lim.ResultBytes, r.lim.ErrorBytes)}
+	if r.timed {
+		now := time.Now()
+		c.took = int64(now.Sub(d.started) - cs.heldFor(now))
+	}
+	r.complete(ctx, c)
 }
 
 func (r *run) safeDispatch(ctx context.Context, call Call) (reply Reply, ok bool) {
@@ -333,34 +410,69 @@ func (r *run) safeDispatch(ctx context.Context, call Call) (reply Reply, ok bool
 	return r.d.Dispatch(ctx, call), true
 }
 
-func (r *run) complete(ctx context.Context, id int32, env []byte) {
+func (r *run) complete(ctx context.Context, c completion) {
 	select {
-	case r.ready <- completion{id, env}:
+	case r.ready <- c:
 	case <-ctx.Done():
 	}
 }
 
 // wait blocks until a subcall completes and returns its id and the length
 // of its envelope, 0 when timeout (nanoseconds; negative: none) passed
-// first, or -1 when the guest must stop.
+// first, or -1 when the guest must stop. Which completion a timed run
+// delivers, and when its timers are due, is its clock's to say (see
+// timeline); the result goes into the trace being recorded.
 func (r *run) wait(ctx context.Context, timeout int64) int64 {
 	if r.stopped() {
 		return -1
 	}
+	if !r.timed {
+		return r.waitLive(ctx, timeout)
+	}
+	var w int64
+	switch {
+	case r.clk.taping:
+		w = r.waitTape(ctx, timeout)
+	case r.clk.virtual:
+		w = r.waitVirtual(ctx, timeout)
+	default:
+		w = r.waitLive(ctx, timeout)
+	}
+	if t := r.clk.trace; t != nil && w >= 0 {
+		seq := 0
+		if w > 0 {
+			r.mu.Lock()
+			seq = r.seqOf[int32(w>>32)]
+			r.mu.Unlock()
+		}
+		t.Waits = append(t.Waits, seq)
+	}
+	return w
+}
+
+// waitLive waits in real time: the first completion to come back is
+// delivered (calls answered from a recording first), and timers are due by
+// the real clock.
+func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
+	if len(r.known) > 0 {
+		c := r.known[0]
+		r.known = r.known[1:]
+		return r.deliver(c.id, c.env)
+	}
 	if r.deferred != nil && r.outstanding == 0 && timeout < 0 {
-		id := r.deferred.id
-		env := r.dispatchInline(ctx)
-		if env == nil {
+		c, ok := r.dispatchInline(ctx)
+		if !ok {
 			return -1
 		}
-		return r.deliver(id, env)
+		r.timing(c)
+		return r.deliver(c.id, c.env)
 	}
 	r.launchDeferred()
 	var due <-chan time.Time
 	if timeout >= 0 {
 		select {
 		case c := <-r.ready:
-			r.outstanding--
+			r.back(c)
 			return r.deliver(c.id, c.env)
 		default:
 		}
@@ -371,9 +483,11 @@ func (r *run) wait(ctx context.Context, timeout int64) int64 {
 		defer t.Stop()
 		due = t.C
 	}
+	r.pause.change(&yes, 0, 0)
+	defer r.pause.change(&no, 0, 0)
 	select {
 	case c := <-r.ready:
-		r.outstanding--
+		r.back(c)
 		return r.deliver(c.id, c.env)
 	case <-due:
 		return 0
@@ -383,6 +497,207 @@ func (r *run) wait(ctx context.Context, timeout int64) int64 {
 		r.stop(stopFromContext(ctx))
 		return -1
 	}
+}
+
+// back takes note of a completion that came back from a dispatch.
+func (r *run) back(c completion) {
+	r.outstanding--
+	if r.timed {
+		delete(r.flying, c.id)
+		r.timing(c)
+	}
+}
+
+// timing records a completed call's timing in the trace.
+func (r *run) timing(c completion) {
+	if t := r.clk.trace; t != nil && c.seq > 0 {
+		t.Calls = append(t.Calls, CallTiming{Seq: c.seq, At: c.at, Took: c.took})
+	}
+}
+
+// noEvent is a virtual time later than any.
+const noEvent = int64(^uint64(0) >> 1)
+
+// waitVirtual waits on the virtual clock: it delivers the event that comes
+// first in virtual time, a subcall at its start plus its duration or the
+// timer due after timeout, and moves the clock to it. A call still running
+// could still come first while its start plus the time it has run so far
+// is earlier, so for as long as that holds the wait goes on in real time.
+// Ties go to the call first started, then to the timer. An event past the
+// time limit ends the run as a timeout.
+func (r *run) waitVirtual(ctx context.Context, timeout int64) int64 {
+	if len(r.known) == 0 && r.deferred != nil && r.outstanding == 0 && timeout < 0 {
+		c, ok := r.dispatchInline(ctx)
+		if !ok {
+			return -1
+		}
+		r.timing(c)
+		if !r.advance(c.at + c.took) {
+			return -1
+		}
+		return r.deliver(c.id, c.env)
+	}
+	r.launchDeferred()
+	for {
+		for drained := false; !drained; {
+			select {
+			case c := <-r.ready:
+				r.back(c)
+				r.known = append(r.known, c)
+			default:
+				drained = true
+			}
+		}
+		best, target := -1, noEvent
+		for i, c := range r.known {
+			if e := c.at + c.took; e < target || (e == target && c.seq < r.known[best].seq) {
+				best, target = i, e
+			}
+		}
+		due := noEvent
+		if timeout >= 0 {
+			due = r.clk.v + timeout
+		}
+		target = min(target, due)
+		// The real instant by which no call still running can come before
+		// target; zero when none can.
+		var until time.Time
+		if len(r.flying) > 0 {
+			now := time.Now()
+			for _, f := range r.flying {
+				ran := int64(now.Sub(f.started) - f.cs.heldFor(now))
+				if target == noEvent || f.at+ran < target {
+					u := now.Add(time.Hour)
+					if target != noEvent {
+						u = now.Add(time.Duration(target - f.at - ran))
+					}
+					if until.IsZero() || u.Before(until) {
+						until = u
+					}
+				}
+			}
+		}
+		if until.IsZero() && target != noEvent {
+			if !r.advance(target) {
+				return -1
+			}
+			if best >= 0 && r.known[best].at+r.known[best].took <= due {
+				c := r.known[best]
+				r.known = slices.Delete(r.known, best, best+1)
+				return r.deliver(c.id, c.env)
+			}
+			return 0
+		}
+		var wake <-chan time.Time
+		var t *time.Timer
+		if !until.IsZero() {
+			t = time.NewTimer(time.Until(until))
+			wake = t.C
+		}
+		r.pause.change(&yes, 0, 0)
+		stop := false
+		select {
+		case c := <-r.ready:
+			r.back(c)
+			r.known = append(r.known, c)
+		case <-wake:
+		case <-r.stopCh:
+			stop = true
+		case <-ctx.Done():
+			r.stop(stopFromContext(ctx))
+			stop = true
+		}
+		r.pause.change(&no, 0, 0)
+		if t != nil {
+			t.Stop()
+		}
+		if stop {
+			return -1
+		}
+	}
+}
+
+// advance moves the virtual clock to an event at e; it reports false, and
+// stops the run, when e is past the time limit.
+func (r *run) advance(e int64) bool {
+	if e > r.clk.limit {
+		r.stop(stopTimeout)
+		return false
+	}
+	r.clk.v = max(r.clk.v, e)
+	return true
+}
+
+// waitTape follows the trace: each wait delivers what the recorded one
+// did. When the trace runs out or the program no longer matches it (the
+// recorded call has not been started, or a timer fired where none is now
+// pending), the run goes on in its own mode.
+func (r *run) waitTape(ctx context.Context, timeout int64) int64 {
+	tape := r.clk.tape
+	if r.clk.wi >= len(tape.Waits) {
+		return r.offTape(ctx, timeout)
+	}
+	want := tape.Waits[r.clk.wi]
+	if want == 0 {
+		if timeout < 0 {
+			return r.offTape(ctx, timeout)
+		}
+		r.clk.wi++
+		r.launchDeferred()
+		return 0
+	}
+	if r.deferred != nil && r.deferred.call.Seq == want && r.outstanding == 0 && len(r.known) == 0 {
+		c, ok := r.dispatchInline(ctx)
+		if !ok {
+			return -1
+		}
+		r.timing(c)
+		r.clk.wi++
+		return r.deliver(c.id, c.env)
+	}
+	r.launchDeferred()
+	for {
+		for i, c := range r.known {
+			if c.seq == want {
+				r.known = slices.Delete(r.known, i, i+1)
+				r.clk.wi++
+				return r.deliver(c.id, c.env)
+			}
+		}
+		running := false
+		for _, f := range r.flying {
+			if f.seq == want {
+				running = true
+				break
+			}
+		}
+		if !running {
+			return r.offTape(ctx, timeout)
+		}
+		r.pause.change(&yes, 0, 0)
+		select {
+		case c := <-r.ready:
+			r.back(c)
+			r.known = append(r.known, c)
+		case <-r.stopCh:
+			r.pause.change(&no, 0, 0)
+			return -1
+		case <-ctx.Done():
+			r.pause.change(&no, 0, 0)
+			r.stop(stopFromContext(ctx))
+			return -1
+		}
+		r.pause.change(&no, 0, 0)
+	}
+}
+
+// offTape leaves the trace and waits in the run's own mode.
+func (r *run) offTape(ctx context.Context, timeout int64) int64 {
+	r.clk.leaveTape()
+	if r.clk.virtual {
+		return r.waitVirtual(ctx, timeout)
+	}
+	return r.waitLive(ctx, timeout)
 }
 
 // deliver records a completion for call_read and encodes call_wait's result.
@@ -409,11 +724,16 @@ func (r *run) take(id int32, n uint32) ([]byte, bool) {
 }
 
 // overdue stops the run if its deadline has passed, whether or not the
-// context's timer has fired yet.
+// context's timer has fired yet. The program's own limit moves later by
+// the time its clock was paused.
 func (r *run) overdue(now time.Time) {
-	if !r.deadline.IsZero() && !now.Before(r.deadline) {
-		r.stop(r.deadlineWhy)
+	if r.deadline.IsZero() || now.Before(r.deadline) {
+		return
 	}
+	if r.deadlineWhy == stopTimeout && now.Before(r.deadline.Add(r.pause.paused(now))) {
+		return
+	}
+	r.stop(r.deadlineWhy)
 }
 
 // finish records the outcome the guest reported. A success counts only if
@@ -478,6 +798,9 @@ func (r *run) fillFrom(out *Outcome) {
 		return
 	case stopSubcallLimit:
 		out.Kind, out.Message = KindSubcallLimit, "program started more than "+itoa(r.lim.Subcalls)+" subcalls"
+		return
+	case stopDiverged:
+		out.Kind, out.Message = KindAborted, r.diverged
 		return
 	}
 	if !r.finished {

@@ -6,7 +6,6 @@
 #include <malloc.h>
 #include <math.h>
 #include <sys/random.h>
-#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 #include <stdint.h>
@@ -1313,9 +1312,14 @@ EXPORT("ptc_run") int32_t ptc_run(char *src, uint32_t len, uint32_t memory_limit
     }
     if (memory_limit) JS_SetMemoryLimit(rt, memory_limit);
     if (stack_size) JS_SetMaxStackSize(rt, stack_size);
-    struct timeval tv;
-    gettimeofday(&tv, NULL);
-    JS_PtcSeedRandom(ctx, (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec);
+    {
+        // Math.random is seeded from the run's random source (WASI
+        // random_get), which the host seeds in deterministic mode, so that
+        // the clock alone does not decide the sequence.
+        uint64_t seed = 0;
+        if (getentropy(&seed, sizeof seed) != 0) seed = 1;
+        JS_PtcSeedRandom(ctx, seed);
+    }
     size_t total = sizeof(prefix) - 1 + len + sizeof(suffix) - 1;
     char *code = malloc(total + 1);
     if (!code) {

@@ -1,0 +1,211 @@
+package host_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptchost/ptc/host"
+)
+
+var start2026 = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
+
+// sleepy answers each call after the number of milliseconds its "ms"
+// argument says, with that number.
+var sleepy = host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
+	var a struct{ MS int }
+	_ = json.Unmarshal(c.Args, &a)
+	select {
+	case <-time.After(time.Duration(a.MS) * time.Millisecond):
+	case <-ctx.Done():
+	}
+	return host.Reply{Value: json.RawMessage(strconv.Itoa(a.MS))}
+})
+
+// A fan-out whose calls finish in an order of their own and timers that
+// race them: on a virtual clock the printed order follows the durations.
+const raceProgram = `
+const t0 = Date.now()
+const seen = []
+const calls = [30, 10, 20].map(ms => __ptc_call("s", {ms}).then(v => seen.push("call " + v + " at " + (Date.now() - t0))))
+setTimeout(() => seen.push("timer 15 at " + (Date.now() - t0)), 15)
+await new Promise(r => setTimeout(r, 5000))
+await Promise.all(calls)
+console.log(new Date().toISOString(), Math.random())
+return seen`
+
+func TestHost_Run_virtualClock(t *testing.T) {
+	h := newHost(t, host.Config{})
+	run := func() *host.Outcome {
+		out := h.Run(context.Background(), host.Program{
+			Source: raceProgram, Dispatcher: sleepy, Virtual: true, Start: start2026,
+			Random: rand.NewChaCha8([32]byte{1}), Trace: true,
+		})
+		require.Equal(t, host.KindOK, out.Kind, out.Text())
+		return out
+	}
+	began := time.Now()
+	out := run()
+	// Five seconds of timers cost no real time.
+	require.Less(t, time.Since(began), 3*time.Second)
+	var seen []string
+	require.NoError(t, json.Unmarshal(out.ReturnValue, &seen))
+	require.Len(t, seen, 4)
+	require.Regexp(t, `^call 10 at 1\d$`, seen[0])
+	require.Equal(t, "timer 15 at 15", seen[1])
+	require.Regexp(t, `^call 20 at 2\d$`, seen[2])
+	require.Regexp(t, `^call 30 at 3\d$`, seen[3])
+	require.Regexp(t, `^2026-03-04T05:06:12\.0\d\dZ `, out.Output[0], "the clock moved by the 5 s timer only")
+	require.NotNil(t, out.Trace)
+	require.Len(t, out.Trace.Calls, 3)
+
+	// Answered from the trace's durations, the calls come back in the same
+	// order at the same virtual times, without waiting.
+	took := map[int]time.Duration{}
+	for _, c := range out.Trace.Calls {
+		took[c.Seq] = time.Duration(c.Took)
+	}
+	values := map[int]string{1: "30", 2: "10", 3: "20"}
+	ans := answerer(func(c host.Call) (host.Reply, time.Duration, bool, error) {
+		return host.Reply{Value: json.RawMessage(values[c.Seq])}, took[c.Seq], true, nil
+	})
+	again := h.Run(context.Background(), host.Program{
+		Source: raceProgram, Virtual: true, Start: start2026,
+		Random: rand.NewChaCha8([32]byte{1}), Answer: ans,
+	})
+	require.Equal(t, host.KindOK, again.Kind, again.Text())
+	require.Equal(t, out.Text(), again.Text())
+}
+
+type answerer func(host.Call) (host.Reply, time.Duration, bool, error)
+
+func (f answerer) Answer(c host.Call) (host.Reply, time.Duration, bool, error) { return f(c) }
+
+func TestHost_Run_virtualTimeout(t *testing.T) {
+	h := newHost(t, host.Config{})
+	began := time.Now()
+	out := h.Run(context.Background(), host.Program{
+		Source:  `console.log("before"); await new Promise(r => setTimeout(r, 60000)); console.log("after")`,
+		Virtual: true, Limits: host.Limits{Timeout: 30 * time.Second},
+	})
+	require.Equal(t, host.KindTimeout, out.Kind, out.Text())
+	require.Equal(t, []string{"before"}, out.Output)
+	require.Less(t, time.Since(began), 5*time.Second, "a timer past the limit ends the run at once")
+}
+
+// A live run recorded with its trace, then followed: the clock readings
+// and the order of completions come from the trace, so the output is the
+// same bytes although the program prints times and the calls' order.
+func TestHost_Run_traceReplay(t *testing.T) {
+	h := newHost(t, host.Config{})
+	const src = `
+const t0 = performance.now()
+const order = []
+await Promise.all([25, 5, 15].map(ms => __ptc_call("s", {ms}).then(v => order.push(v))))
+const t = setInterval(() => order.push("tick"), 3)
+await new Promise(r => setTimeout(r, 10))
+clearInterval(t)
+console.log(new Date().toISOString(), performance.now() - t0, Math.random())
+return order`
+	first := h.Run(context.Background(), host.Program{Source: src, Dispatcher: sleepy, Trace: true, Random: rand.NewChaCha8([32]byte{2})})
+	require.Equal(t, host.KindOK, first.Kind, first.Text())
+	tr := first.Trace
+	require.NotEmpty(t, tr.Reads)
+	require.NotEmpty(t, tr.Waits)
+	values := map[int]string{1: "25", 2: "5", 3: "15"}
+	var mu sync.Mutex
+	asked := 0
+	ans := answerer(func(c host.Call) (host.Reply, time.Duration, bool, error) {
+		mu.Lock()
+		asked++
+		mu.Unlock()
+		return host.Reply{Value: json.RawMessage(values[c.Seq])}, 0, true, nil
+	})
+	for range 3 {
+		again := h.Run(context.Background(), host.Program{Source: src, Replay: tr, Answer: ans, Random: rand.NewChaCha8([32]byte{2}), Trace: true})
+		require.Equal(t, host.KindOK, again.Kind, again.Text())
+		require.Equal(t, first.Text(), again.Text())
+		require.Equal(t, tr.Reads, again.Trace.Reads, "the replay's own trace is the recorded one")
+		require.Equal(t, tr.Waits, again.Trace.Waits)
+	}
+	require.Equal(t, 9, asked)
+}
+
+// A program that does something else than the trace says goes on in its
+// own mode when the trace no longer fits.
+func TestHost_Run_traceDiverges(t *testing.T) {
+	h := newHost(t, host.Config{})
+	first := h.Run(context.Background(), host.Program{Source: `return await __ptc_call("s", {ms: 1})`, Dispatcher: sleepy, Trace: true})
+	require.Equal(t, host.KindOK, first.Kind, first.Text())
+	out := h.Run(context.Background(), host.Program{
+		Source:     `const a = await __ptc_call("s", {ms: 1}); await new Promise(r => setTimeout(r, 5)); return a + await __ptc_call("s", {ms: 2})`,
+		Dispatcher: sleepy, Replay: first.Trace,
+	})
+	require.Equal(t, host.KindOK, out.Kind, out.Text())
+	require.Equal(t, "3", out.Text())
+}
+
+func TestHost_Run_answerEndsRun(t *testing.T) {
+	h := newHost(t, host.Config{})
+	ans := answerer(func(c host.Call) (host.Reply, time.Duration, bool, error) {
+		if c.Seq == 2 {
+			return host.Reply{}, 0, false, fmt.Errorf("call 2 is not in the recording")
+		}
+		return host.Reply{Value: json.RawMessage(`1`)}, time.Millisecond, true, nil
+	})
+	out := h.Run(context.Background(), host.Program{
+		Source: `console.log(await __ptc_call("a", {})); await __ptc_call("b", {}); console.log("never")`,
+		Answer: ans, Dispatcher: sleepy,
+	})
+	require.Equal(t, host.KindAborted, out.Kind)
+	require.Equal(t, "call 2 is not in the recording", out.Message)
+	require.Equal(t, []string{"1"}, out.Output)
+}
+
+// Time a subcall spends held by an approver does not count against the
+// program's limit while the program only waits for it, nor in the call's
+// duration on a virtual clock.
+func TestHold(t *testing.T) {
+	h := newHost(t, host.Config{})
+	approve := host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
+		release := host.Hold(ctx)
+		select {
+		case <-time.After(700 * time.Millisecond): // a person deciding
+		case <-ctx.Done():
+		}
+		release()
+		return host.Reply{Value: json.RawMessage(`"approved"`)}
+	})
+	for _, virtual := range []bool{false, true} {
+		t.Run(fmt.Sprint("virtual=", virtual), func(t *testing.T) {
+			out := h.Run(context.Background(), host.Program{
+				Source:     `const t0 = Date.now(); const a = await __ptc_call("send", {}); return [a, Date.now() - t0 < 300]`,
+				Dispatcher: approve, Virtual: virtual, Limits: host.Limits{Timeout: 300 * time.Millisecond},
+			})
+			require.Equal(t, host.KindOK, out.Kind, out.Text())
+			if virtual {
+				require.JSONEq(t, `["approved", true]`, string(out.ReturnValue))
+			}
+		})
+	}
+	// Without Hold, the same wait is a timeout.
+	slow := host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
+		<-ctx.Done()
+		return host.Reply{}
+	})
+	out := h.Run(context.Background(), host.Program{Source: `await __ptc_call("send", {})`, Dispatcher: slow, Limits: host.Limits{Timeout: 100 * time.Millisecond}})
+	require.Equal(t, host.KindTimeout, out.Kind)
+	// Nor does Hold stop a program that computes meanwhile.
+	out = h.Run(context.Background(), host.Program{
+		Source:     `const p = __ptc_call("send", {}); for (;;) {}`,
+		Dispatcher: approve, Limits: host.Limits{Timeout: 200 * time.Millisecond},
+	})
+	require.Equal(t, host.KindTimeout, out.Kind)
+}
