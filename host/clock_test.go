@@ -34,8 +34,8 @@ var sleepy = host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Rep
 const raceProgram = `
 const t0 = Date.now()
 const seen = []
-const calls = [30, 10, 20].map(ms => __ptc_call("s", {ms}).then(v => seen.push("call " + v + " at " + (Date.now() - t0))))
-setTimeout(() => seen.push("timer 15 at " + (Date.now() - t0)), 15)
+const calls = [300, 100, 200].map(ms => __ptc_call("s", {ms}).then(v => seen.push("call " + v + " at " + (Date.now() - t0))))
+setTimeout(() => seen.push("timer 150 at " + (Date.now() - t0)), 150)
 await new Promise(r => setTimeout(r, 5000))
 await Promise.all(calls)
 console.log(new Date().toISOString(), Math.random())
@@ -58,10 +58,10 @@ func TestHost_Run_virtualClock(t *testing.T) {
 	var seen []string
 	require.NoError(t, json.Unmarshal(out.ReturnValue, &seen))
 	require.Len(t, seen, 4)
-	require.Regexp(t, `^call 10 at 1\d$`, seen[0])
-	require.Equal(t, "timer 15 at 15", seen[1])
-	require.Regexp(t, `^call 20 at 2\d$`, seen[2])
-	require.Regexp(t, `^call 30 at 3\d$`, seen[3])
+	require.Regexp(t, `^call 100 at 1[0-4]\d$`, seen[0])
+	require.Equal(t, "timer 150 at 150", seen[1])
+	require.Regexp(t, `^call 200 at 2\d\d$`, seen[2])
+	require.Regexp(t, `^call 300 at 3\d\d$`, seen[3])
 	require.Regexp(t, `^2026-03-04T05:06:12\.0\d\dZ `, out.Output[0], "the clock moved by the 5 s timer only")
 	require.NotNil(t, out.Trace)
 	require.Len(t, out.Trace.Calls, 3)
@@ -72,7 +72,7 @@ func TestHost_Run_virtualClock(t *testing.T) {
 	for _, c := range out.Trace.Calls {
 		took[c.Seq] = time.Duration(c.Took)
 	}
-	values := map[int]string{1: "30", 2: "10", 3: "20"}
+	values := map[int]string{1: "300", 2: "100", 3: "200"}
 	ans := answerer(func(c host.Call) (host.Reply, time.Duration, bool, error) {
 		return host.Reply{Value: json.RawMessage(values[c.Seq])}, took[c.Seq], true, nil
 	})
