@@ -69,6 +69,7 @@ var (
 		host.KindOutputLimit:  ErrOutputLimit,
 		host.KindSubcallLimit: ErrSubcallLimit,
 		host.KindInternal:     ErrInternal,
+		KindSuspended:         ErrSuspended,
 	}
 	codeErrors = map[pipeline.Code]error{
 		pipeline.CodeUnknownTool:      ErrUnknownTool,

@@ -39,6 +39,18 @@ type Result struct {
 	Run *host.Outcome
 	// Subcalls are the program's subcalls in the order it issued them.
 	Subcalls []Subcall
+	// Recording is the run's recording when RunOptions.Record asked for
+	// it (and of every suspended run).
+	Recording *Recording
+	// Continuation, set when the run was suspended for an approval
+	// (RunOptions.SuspendAsks; Err matches ErrSuspended), is what Resume
+	// continues it from: signed with Config.ContinuationKey.
+	Continuation []byte
+	// Pending is the call whose ask suspended the run.
+	Pending *PendingAsk
+	// Divergence, for a replay, is where the program stopped doing what
+	// was recorded; nil when it did the same.
+	Divergence *Divergence
 
 	failure error // why a call failed outside any pipeline (Mounts)
 }
@@ -63,8 +75,13 @@ type Subcall struct {
 	// run ended (it may never have awaited it). Only the images of
 	// received, successful subcalls reach the content.
 	Received bool
-	// Outcome is the subcall's outcome in the pipeline.
+	// Outcome is the subcall's outcome in the pipeline; nil for a call
+	// answered from a recording (Replay, Resume).
 	Outcome *pipeline.Outcome
+
+	value            json.RawMessage // what the program received
+	message          string          // the ToolError's message
+	content, context []registry.Part // the tool's content, listeners' context
 }
 
 // runArgs are run_code's arguments.
@@ -78,6 +95,7 @@ type batchKey struct{}
 type batchRun struct {
 	env    pipeline.Env
 	limits host.Limits
+	plan   *plan
 
 	mu      sync.Mutex
 	reports map[string]*report // by run_code token
@@ -88,6 +106,15 @@ type report struct {
 	mu       sync.Mutex
 	run      *host.Outcome
 	subcalls []Subcall
+	session  *session
+	program  string
+	limits   Limits
+}
+
+func (r *report) add(sc Subcall) {
+	r.mu.Lock()
+	r.subcalls = append(r.subcalls, sc)
+	r.mu.Unlock()
 }
 
 // Execute runs a batch of the model's calls, normally run_code calls, and
@@ -100,14 +127,30 @@ func (e *Executor) Execute(ctx context.Context, b pipeline.Batch) []*Result {
 	return rs
 }
 
+// checkOptions refuses options the executor cannot honour.
+func (e *Executor) checkOptions(opts RunOptions) error {
+	if opts.SuspendAsks && len(e.key) == 0 {
+		return fmt.Errorf("ptc: run options: SuspendAsks needs Config.ContinuationKey")
+	}
+	return nil
+}
+
 // ExecuteWith is Execute with options for this batch's runs (limits that
 // override the executor's). The error is only for invalid options; then
 // no call runs.
 func (e *Executor) ExecuteWith(ctx context.Context, b pipeline.Batch, opts RunOptions) ([]*Result, error) {
+	if err := e.checkOptions(opts); err != nil {
+		return nil, err
+	}
 	lim, err := opts.limits(e.limits)
 	if err != nil {
 		return nil, err
 	}
+	return e.executePlan(ctx, b, lim, &plan{opts: opts}), nil
+}
+
+// executePlan runs a batch whose runs follow pl.
+func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits, pl *plan) []*Result {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if e.enter() {
@@ -121,6 +164,7 @@ func (e *Executor) ExecuteWith(ctx context.Context, b pipeline.Batch, opts RunOp
 	br := &batchRun{
 		env:     pipeline.Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Log: b.Log},
 		limits:  lim,
+		plan:    pl,
 		reports: make(map[string]*report),
 	}
 	results := make([]*Result, 0, len(b.Calls))
@@ -155,7 +199,7 @@ func (e *Executor) ExecuteWith(ctx context.Context, b pipeline.Batch, opts RunOp
 		}
 		start = end
 	}
-	return results, nil
+	return results
 }
 
 // direct reports whether the model may call the tool name directly in
@@ -211,7 +255,7 @@ func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *report)
 			continue
 		}
 		var images []registry.Part
-		for _, p := range sc.Outcome.Content() {
+		for _, p := range sc.content {
 			if p.Type == registry.PartImage {
 				images = append(images, p)
 			}
@@ -227,7 +271,10 @@ func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *report)
 			}
 		}
 		// Context that post-execute listeners attached to the subcall.
-		r.Content = append(r.Content, sc.Outcome.Context()...)
+		r.Content = append(r.Content, sc.context...)
+	}
+	if rep != nil && rep.session != nil {
+		rep.session.settle(r, rep)
 	}
 	return r
 }
@@ -246,25 +293,55 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	env := br.env
 	env.Parent = exec.CallID
 	sdk := e.sdks.get(env.Agent, env.ToolSet)
+	pl := br.plan
+	if pl != nil && pl.sdk != nil {
+		sdk = pl.sdk
+	}
+	program := a.Code
+	if pl != nil && pl.src != nil {
+		program = pl.src.Program
+		if pl.program != "" {
+			program = pl.program
+		}
+	}
+	var ss *session
+	if pl.active() {
+		ss = newSession(e, pl, rep, sdk)
+		rep.session, rep.program, rep.limits = ss, program, br.limits
+	}
+	// Asks go to the batch's approver, whose time does not count against
+	// the program's (or suspend the run, or take a resume's decision).
+	if env.Approver != nil || (pl != nil && (pl.opts.SuspendAsks || pl.resume)) {
+		var s *session
+		if ss != nil {
+			s = ss
+		} else {
+			s = &session{plan: pl}
+		}
+		env.Approver = s.approver(env.Approver)
+	}
 	lim := br.limits
 	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(lim.InFlight), rep: rep, resultBytes: lim.ResultBytes, sdk: sdk}
 	// The executor keeps the in-flight limit itself, in issue order; the
 	// host must hand every call over at once.
 	lim.InFlight = lim.Subcalls
 	p := host.Program{
-		Source:     a.Code,
+		Source:     program,
 		Prelude:    sdk.JS(),
 		Dispatcher: d,
 		Limits:     lim,
-		Clock:      e.clock,
 	}
-	if e.random != nil {
-		p.Random = e.random()
+	if ss != nil {
+		ss.program(&p)
 	}
 	out := e.host.Run(ctx, p)
 	rep.mu.Lock()
 	rep.run = out
 	rep.mu.Unlock()
+	if ss != nil && ss.pending() != nil {
+		out.Kind, out.Message, out.Stack = KindSuspended, "", ""
+		return nil, &pipeline.Error{Code: pipeline.CodeToolFailed, Tool: ToolName, Reason: ss.suspendedText()}
+	}
 	if out.Kind == host.KindOK {
 		return out, nil
 	}
@@ -293,9 +370,9 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	inv := d.pipe.Prepare(pipeline.RawCall{ID: strconv.Itoa(c.Seq), Name: c.Name, Arguments: c.Args}, d.env)
 	if t := inv.Tool(); t != nil && !t.Callers().Program(true) {
 		// A tool for the model's direct calls only (hybrid mode): it never runs.
-		d.record(Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeUnknownTool})
-		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeUnknownTool),
-			Message: "tools." + c.Name + " is not callable from programs: the model calls it directly, outside run_code"}}
+		msg := "tools." + c.Name + " is not callable from programs: the model calls it directly, outside run_code"
+		d.rep.add(Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeUnknownTool, message: msg})
+		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeUnknownTool), Message: msg}}
 	}
 	serial := inv.Err() == nil && inv.Mode() == registry.Serial
 	admitted := d.order.enter(ctx, c.Seq, serial)
@@ -304,18 +381,13 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 		d.order.leave()
 	}
 	reply := d.reply(o, c)
-	sc := Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: reply.Err == nil, Outcome: o}
+	sc := Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: reply.Err == nil, Outcome: o,
+		value: reply.Value, content: o.Content(), context: o.Context()}
 	if reply.Err != nil {
-		sc.Code = pipeline.Code(reply.Err.Code)
+		sc.Code, sc.message = pipeline.Code(reply.Err.Code), reply.Err.Message
 	}
-	d.record(sc)
+	d.rep.add(sc)
 	return reply
-}
-
-func (d *dispatcher) record(sc Subcall) {
-	d.rep.mu.Lock()
-	d.rep.subcalls = append(d.rep.subcalls, sc)
-	d.rep.mu.Unlock()
 }
 
 // reply is what the program receives for an outcome: its value, or a

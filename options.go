@@ -2,8 +2,10 @@ package ptc
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/pipeline"
@@ -20,6 +22,45 @@ type RunOptions struct {
 	// Limits override the executor's limits (Config.Limits) field by
 	// field: a zero field keeps the executor's value.
 	Limits Limits
+	// Deterministic, when set, makes each run reproducible: its clock is
+	// virtual and its random source seeded (see Deterministic).
+	Deterministic *Deterministic
+	// Record asks for each run's Recording in Result.Recording.
+	Record bool
+	// SuspendAsks suspends a run when a subcall's policy asks for
+	// approval, instead of waiting for the batch's Approver: the run ends
+	// at once with Result.Err matching ErrSuspended and a signed
+	// Result.Continuation, which Resume continues with the decision.
+	// Requires Config.ContinuationKey.
+	SuspendAsks bool
+}
+
+// Deterministic makes a run reproducible (RunOptions.Deterministic): its
+// clock (Date, performance.now, timers) reads Start and advances only when
+// the program waits, to its next timer or subcall due, a subcall being due
+// its duration after it started; Math.random and crypto draw from a
+// source seeded with Seed. Timers cost no real time, and a timer due past
+// the time limit ends the run as a timeout at once; the time the program
+// computes is bounded in real time as always. Two runs of one program with
+// the same Start, Seed and tool answers (values and durations) print and
+// return the same bytes, also with calls in flight together. A busy loop
+// that waits for Date.now() to move never ends (it times out).
+type Deterministic struct {
+	// Start is the instant the clock starts at; zero means DefaultStart.
+	Start time.Time
+	// Seed seeds the random source.
+	Seed uint64
+}
+
+// DefaultStart is a deterministic run's clock when Deterministic.Start is
+// zero: 2000-01-01T00:00:00Z.
+var DefaultStart = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// seedBytes expands a Deterministic seed into the random source's key.
+func seedBytes(n uint64) [32]byte {
+	var b [32]byte
+	binary.LittleEndian.PutUint64(b[:8], n)
+	return b
 }
 
 // limits returns the executor's limits with the options' overrides.

@@ -52,13 +52,12 @@
 package ptc
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/pipeline"
@@ -89,10 +88,10 @@ type Config struct {
 	HostConfig host.Config
 	// Limits bound each run; zero fields take the defaults of DESIGN.md.
 	Limits host.Limits
-	// Clock and Random, when set, replace the wall clock and the random
-	// source programs see (see host.Program), for deterministic replays.
-	Clock  func() time.Time
-	Random func() io.Reader
+	// ContinuationKey signs and verifies the continuations of suspended
+	// runs (RunOptions.SuspendAsks, Resume) with HMAC-SHA256; keep it
+	// secret, at least 32 random bytes. Runs cannot suspend without it.
+	ContinuationKey []byte
 	// DeclarationBytes bounds the TypeScript declarations in run_code's
 	// description (see sdkgen.TypeScriptWithin): while the full
 	// declarations of the visible tools fit, they are all there; past it,
@@ -114,8 +113,8 @@ type Executor struct {
 	host    *host.Host
 	ownHost bool
 	limits  host.Limits
-	clock   func() time.Time
-	random  func() io.Reader
+	key     []byte
+	spent   spentSet // continuations already resumed
 
 	sdks        *sdkCache
 	unsubscribe func()
@@ -150,8 +149,7 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		pipe:   cfg.Pipeline,
 		host:   cfg.Host,
 		limits: cfg.Limits.WithDefaults(),
-		clock:  cfg.Clock,
-		random: cfg.Random,
+		key:    bytes.Clone(cfg.ContinuationKey),
 		sdks:   newSDKCache(cfg.Pipeline.Registry(), declarationBytes(cfg.DeclarationBytes)),
 	}
 	e.life, e.kill = context.WithCancelCause(context.Background())

@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"math"
-	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -147,20 +145,22 @@ func TestExecute_deterministicClockAndRandom(t *testing.T) {
 	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
 	require.NoError(t, err)
 	fixed := time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC)
-	ex, err := ptc.New(context.Background(), ptc.Config{
-		Pipeline: pipe,
-		Host:     sharedHost(t),
-		Clock:    func() time.Time { return fixed },
-		Random:   func() io.Reader { return rand.NewChaCha8([32]byte{1}) },
-	})
+	ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: sharedHost(t)})
 	require.NoError(t, err)
 	defer ex.Close(context.Background())
-	code := runCall(`return [new Date().toISOString(), Math.random(), Math.random()]`)
-	a := ex.Execute(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{code}})[0]
-	b := ex.Execute(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{code}})[0]
+	opts := ptc.RunOptions{Deterministic: &ptc.Deterministic{Start: fixed, Seed: 1}}
+	const code = `return [new Date().toISOString(), Math.random(), Math.random(), crypto.randomUUID()]`
+	a, err := ex.Run(context.Background(), code, opts)
+	require.NoError(t, err)
+	b, err := ex.Run(context.Background(), code, opts)
+	require.NoError(t, err)
 	require.False(t, a.IsError, ptc.ContentText(a.Content))
 	require.Contains(t, ptc.ContentText(a.Content), "2026-12-02T12:00:00.000Z")
 	require.Equal(t, ptc.ContentText(a.Content), ptc.ContentText(b.Content), "a replay sees the same clock and random numbers")
+	opts.Deterministic.Seed = 2
+	c, err := ex.Run(context.Background(), code, opts)
+	require.NoError(t, err)
+	require.NotEqual(t, ptc.ContentText(a.Content), ptc.ContentText(c.Content), "another seed, other numbers")
 }
 
 // Issue 10: context that post-execute listeners attach to a subcall reached

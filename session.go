@@ -1,0 +1,276 @@
+package ptc
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/pipeline"
+)
+
+// plan is what a batch's runs do beyond running: the options, and for a
+// replay or a resume the recording they follow.
+type plan struct {
+	opts RunOptions
+	// src, when set, is the recording a replay or resume follows, and
+	// sdk the SDK its program sees.
+	src *Recording
+	sdk *sdk
+	// program replaces src.Program (Replay with an edited program).
+	program string
+	// live names the tools a replay calls live.
+	live map[string]bool
+	// resume: the call whose ask the decision answers, and the decision.
+	resume   bool
+	pending  int
+	decision pipeline.Answer
+}
+
+// session is one run's recording, replay and suspension state.
+type session struct {
+	e    *Executor
+	plan *plan
+	rep  *report
+	sdk  *sdk
+	seed [32]byte
+
+	mu         sync.Mutex
+	divergence *Divergence
+	suspended  *PendingAsk
+}
+
+func newSession(e *Executor, pl *plan, rep *report, s *sdk) *session {
+	ss := &session{e: e, plan: pl, rep: rep, sdk: s}
+	switch {
+	case pl.src != nil:
+		ss.seed = pl.src.Seed
+	case pl.opts.Deterministic != nil:
+		ss.seed = seedBytes(pl.opts.Deterministic.Seed)
+	default:
+		_, _ = crand.Read(ss.seed[:])
+	}
+	return ss
+}
+
+// active reports whether the run needs a session at all.
+func (pl *plan) active() bool {
+	return pl != nil && (pl.src != nil || pl.opts.Record || pl.opts.Deterministic != nil || pl.opts.SuspendAsks)
+}
+
+// records reports whether the run keeps its recording.
+func (pl *plan) records() bool {
+	return pl.src != nil || pl.opts.Record || pl.opts.SuspendAsks
+}
+
+// program sets up the host program: clock, random source, trace, and the
+// answers of a replay or resume.
+func (s *session) program(p *host.Program) {
+	pl := s.plan
+	p.Random = rand.NewChaCha8(s.seed)
+	p.Trace = pl.records()
+	if d := pl.opts.Deterministic; d != nil {
+		p.Virtual, p.Start = true, d.Start
+		if p.Start.IsZero() {
+			p.Start = DefaultStart
+		}
+	}
+	if src := pl.src; src != nil {
+		p.Virtual = src.Virtual
+		p.Start = src.Start
+		p.Replay = src.trace()
+		p.Answer = s
+		p.Dispatcher = &heldBack{inner: p.Dispatcher, s: s}
+	}
+}
+
+// Answer implements host.Answerer for a replay or a resume: each call must
+// be the recorded one; a completed recorded call is answered from the
+// recording, unless the replay calls its tool live or it is the call a
+// resume answers the ask of.
+func (s *session) Answer(c host.Call) (host.Reply, time.Duration, bool, error) {
+	pl := s.plan
+	src := pl.src
+	if c.Seq > len(src.Calls) {
+		if pl.resume {
+			return host.Reply{}, 0, false, nil
+		}
+		return host.Reply{}, 0, false, s.diverge(&Divergence{Call: c.Seq, Actual: &CallDesc{Tool: c.Name, Arguments: c.Args},
+			Reason: "the program made a call the recording does not have"})
+	}
+	rc := src.Calls[c.Seq-1]
+	if rc.Tool != c.Name || !sameJSON(rc.Arguments, c.Args) {
+		return host.Reply{}, 0, false, s.diverge(&Divergence{Call: c.Seq,
+			Expected: &CallDesc{Tool: rc.Tool, Arguments: rc.Arguments},
+			Actual:   &CallDesc{Tool: c.Name, Arguments: c.Args},
+			Reason:   "the program's call differs from the recorded one"})
+	}
+	if !rc.Done || pl.live[rc.Tool] || (pl.resume && c.Seq == pl.pending) {
+		return host.Reply{}, 0, false, nil
+	}
+	sc := Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: rc.OK, content: rc.Content, context: rc.Context}
+	reply := host.Reply{Value: rc.Value}
+	if !rc.OK {
+		sc.Code = pipeline.Code(rc.Code)
+		reply = host.Reply{Err: &host.CallError{Code: rc.Code, Message: rc.Message}}
+	}
+	sc.value, sc.message = rc.Value, rc.Message
+	s.rep.add(sc)
+	return reply, time.Duration(rc.Took), true, nil
+}
+
+// diverge records the first divergence and returns the error that ends
+// the run.
+func (s *session) diverge(d *Divergence) error {
+	s.mu.Lock()
+	if s.divergence == nil {
+		s.divergence = d
+	}
+	s.mu.Unlock()
+	return fmt.Errorf("replay diverged at call %d: %s", d.Call, d.Reason)
+}
+
+// heldBack dispatches the calls a replay does not answer: those of tools
+// called live go through the pipeline; a recorded call that never came
+// back in the recorded run never comes back in the replay either. A
+// resume dispatches every call it does not answer.
+type heldBack struct {
+	inner host.Dispatcher
+	s     *session
+}
+
+func (h *heldBack) Dispatch(ctx context.Context, c host.Call) host.Reply {
+	pl := h.s.plan
+	if pl.resume || c.Seq > len(pl.src.Calls) || pl.live[c.Name] {
+		return h.inner.Dispatch(ctx, c)
+	}
+	<-ctx.Done()
+	h.s.rep.add(Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeAborted})
+	return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeAborted), Message: "the run ended before the call came back"}}
+}
+
+// approver is the batch's approver as the session's runs use it: a
+// resume answers its pending call's ask with the decision; with
+// SuspendAsks, any other ask suspends the run; otherwise the batch's
+// approver answers, and the time it takes does not count against the
+// program's time limit (host.Hold).
+func (s *session) approver(batch pipeline.Approver) pipeline.Approver {
+	pl := s.plan
+	return func(ctx context.Context, inv *pipeline.Invocation, question string) (pipeline.Answer, error) {
+		seq, _ := strconv.Atoi(inv.CallID())
+		if pl != nil && pl.resume && seq == pl.pending {
+			return pl.decision, nil
+		}
+		if pl != nil && pl.opts.SuspendAsks {
+			s.mu.Lock()
+			first := s.suspended == nil
+			if first {
+				s.suspended = &PendingAsk{Call: seq, Tool: inv.Name(), Arguments: inv.Arguments(), Question: question}
+			}
+			s.mu.Unlock()
+			if first {
+				host.EndRun(ctx, "suspended: waiting for approval of tools."+inv.Name())
+			}
+			return pipeline.Answer{}, errSuspending
+		}
+		if batch == nil {
+			return pipeline.Answer{}, errNoApprover
+		}
+		release := host.Hold(ctx)
+		defer release()
+		return batch(ctx, inv, question)
+	}
+}
+
+var (
+	errSuspending = fmt.Errorf("the run is suspended for approval")
+	errNoApprover = fmt.Errorf("approval required and no approver is available")
+)
+
+// recording assembles the run's recording from its outcome; the result
+// fields are filled when the content is (see Executor.result).
+func (s *session) recording(program string, lim Limits, out *host.Outcome) *Recording {
+	tools := make([]RecordedTool, len(s.sdk.tools))
+	for i, t := range s.sdk.tools {
+		tools[i] = RecordedTool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Output: t.Output, DeferLoading: t.DeferLoading}
+	}
+	decls := s.sdk.TypeScript()
+	rec := &Recording{
+		Version: RecordingVersion, Program: program,
+		Declarations: decls, DeclarationsSHA256: declarationsDigest(decls), DeclarationBytes: s.sdk.budget,
+		Tools: tools, Limits: lim, Seed: s.seed, Kind: out.Kind,
+	}
+	if tr := out.Trace; tr != nil {
+		rec.Start, rec.Reads, rec.Waits = tr.Start, tr.Reads, tr.Waits
+	}
+	rec.Virtual = s.plan.opts.Deterministic != nil || (s.plan.src != nil && s.plan.src.Virtual)
+	timing := map[int]host.CallTiming{}
+	if out.Trace != nil {
+		for _, c := range out.Trace.Calls {
+			timing[c.Seq] = c
+		}
+	}
+	received := map[int]bool{}
+	for _, seq := range out.Received {
+		received[seq] = true
+	}
+	s.rep.mu.Lock()
+	subcalls := slices.Clone(s.rep.subcalls)
+	s.rep.mu.Unlock()
+	slices.SortFunc(subcalls, func(a, b Subcall) int { return a.N - b.N })
+	s.mu.Lock()
+	pending := 0
+	if s.suspended != nil {
+		pending = s.suspended.Call
+	}
+	s.mu.Unlock()
+	bySeq := map[int]Subcall{}
+	for _, sc := range subcalls {
+		bySeq[sc.N] = sc
+	}
+	last := 0
+	if n := len(subcalls); n > 0 {
+		last = subcalls[n-1].N
+	}
+	for seq := 1; seq <= last; seq++ {
+		sc, ok := bySeq[seq]
+		if !ok {
+			// Only a hostile guest's call with arguments that are not JSON
+			// is unnumbered; a gap is never expected.
+			rec.Calls = append(rec.Calls, RecordedCall{Seq: seq})
+			continue
+		}
+		rc := RecordedCall{Seq: seq, Tool: sc.Tool, Arguments: sc.Arguments, OK: sc.OK, Received: received[seq],
+			Value: sc.value, Code: string(sc.Code), Message: sc.message, Content: sc.content, Context: sc.context}
+		// A call cut by the run's end (or the ask that suspended it) did
+		// not finish: a replay holds it back, a resume makes it again.
+		rc.Done = seq != pending && sc.Code != pipeline.CodeAborted && sc.Code != pipeline.CodeAbortedBeforeDispatch
+		if t, ok := timing[seq]; ok {
+			rc.At, rc.Took = t.At, t.Took
+		} else if sc.Outcome != nil {
+			rc.Took = int64(sc.Outcome.Duration())
+		}
+		if !rc.Done {
+			rc.OK, rc.Value, rc.Code, rc.Message, rc.Content, rc.Context = false, nil, "", "", nil, nil
+		}
+		rec.Calls = append(rec.Calls, rc)
+	}
+	return rec
+}
+
+// PendingAsk is the call whose ask suspended a run.
+type PendingAsk struct {
+	// Call is the call's number in the program (Subcall.N).
+	Call int `json:"call"`
+	// Tool and Arguments are the call.
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+	// Question is the policy's reason for asking.
+	Question string `json:"question"`
+}
