@@ -322,6 +322,9 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	}
 	lim := br.limits
 	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(lim.InFlight), rep: rep, resultBytes: lim.ResultBytes, sdk: sdk}
+	if ss != nil {
+		ss.order = d.order
+	}
 	// The executor keeps the in-flight limit itself, in issue order; the
 	// host must hand every call over at once.
 	lim.InFlight = lim.Subcalls

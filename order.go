@@ -67,6 +67,15 @@ func (o *order) enter(ctx context.Context, seq int, serial bool) bool {
 	return false
 }
 
+// skip passes call seq's turn without running it: a call answered from a
+// recording, or held back by a replay.
+func (o *order) skip(seq int) {
+	o.mu.Lock()
+	o.waiting[seq] = &ticket{mode: admitSkip}
+	o.pump()
+	o.mu.Unlock()
+}
+
 // leave records that an admitted call finished.
 func (o *order) leave() {
 	o.mu.Lock()

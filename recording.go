@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"time"
 
 	"github.com/ptchost/ptc/host"
@@ -259,7 +260,13 @@ func (r *Recording) MarshalJSON() ([]byte, error) {
 	if w.Result.Content == nil {
 		w.Result.Content = []json.RawMessage{}
 	}
-	return json.Marshal(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
 // UnmarshalJSON reads the JSON form; see DecodeRecording, which also
@@ -395,13 +402,24 @@ func limitsFromWire(w wireLimits) Limits {
 	}
 }
 
-// sameJSON reports whether two JSON documents are the same bytes once
-// compacted (the program's arguments are JSON.stringify's, whose member
-// order is the program's).
+// sameJSON reports whether two JSON documents are the same: the same
+// bytes once compacted (the program's arguments are JSON.stringify's,
+// whose member order is the program's), or the same values once decoded,
+// since an encoder may have escaped characters another did not.
 func sameJSON(a, b json.RawMessage) bool {
 	var x, y bytes.Buffer
-	if json.Compact(&x, a) != nil || json.Compact(&y, b) != nil {
-		return bytes.Equal(a, b)
+	if json.Compact(&x, a) == nil && json.Compact(&y, b) == nil && bytes.Equal(x.Bytes(), y.Bytes()) {
+		return true
 	}
-	return bytes.Equal(x.Bytes(), y.Bytes())
+	va, ea := decodeJSON(a)
+	vb, eb := decodeJSON(b)
+	return ea == nil && eb == nil && reflect.DeepEqual(va, vb)
+}
+
+func decodeJSON(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	err := d.Decode(&v)
+	return v, err
 }

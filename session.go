@@ -35,11 +35,12 @@ type plan struct {
 
 // session is one run's recording, replay and suspension state.
 type session struct {
-	e    *Executor
-	plan *plan
-	rep  *report
-	sdk  *sdk
-	seed [32]byte
+	e     *Executor
+	plan  *plan
+	rep   *report
+	sdk   *sdk
+	seed  [32]byte
+	order *order // the run's admission order, which answered calls skip
 
 	mu         sync.Mutex
 	divergence *Divergence
@@ -122,6 +123,7 @@ func (s *session) Answer(c host.Call) (host.Reply, time.Duration, bool, error) {
 	}
 	sc.value, sc.message = rc.Value, rc.Message
 	s.rep.add(sc)
+	s.order.skip(c.Seq)
 	return reply, time.Duration(rc.Took), true, nil
 }
 
@@ -150,6 +152,7 @@ func (h *heldBack) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	if pl.resume || c.Seq > len(pl.src.Calls) || pl.live[c.Name] {
 		return h.inner.Dispatch(ctx, c)
 	}
+	h.s.order.skip(c.Seq)
 	<-ctx.Done()
 	h.s.rep.add(Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeAborted})
 	return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeAborted), Message: "the run ended before the call came back"}}

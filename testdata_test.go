@@ -31,35 +31,41 @@ func TestExecute_testdata(t *testing.T) {
 	for _, f := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(f), ".js"), func(t *testing.T) {
 			t.Parallel()
-			src, err := os.ReadFile(f)
-			require.NoError(t, err)
+			src, lim, tools := loadProgram(t, f)
 			want, err := os.ReadFile(strings.TrimSuffix(f, ".js") + ".expected")
 			require.NoError(t, err)
-			var lim host.Limits
-			var tools []*registry.Tool
-			if m := directive.FindStringSubmatch(string(src)); m != nil {
-				for _, kv := range strings.Fields(m[1]) {
-					k, v, _ := strings.Cut(kv, "=")
-					switch k {
-					case "tools":
-						fx, err := fixture.Load(filepath.Join(filepath.Dir(f), v))
-						require.NoError(t, err)
-						tools = fx.Tools()
-					case "timeout":
-						lim.Timeout, err = time.ParseDuration(v)
-						require.NoError(t, err)
-					case "memory":
-						lim.MemoryBytes, err = strconv.ParseUint(v, 10, 64)
-						require.NoError(t, err)
-					default:
-						t.Fatalf("unknown directive %q", k)
-					}
-				}
-			}
 			fx := newFixture(t, lim, tools...)
-			r := fx.runBatch(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{runCall(string(src))}})
+			r := fx.runBatch(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{runCall(src)}})
 			require.Equal(t, string(want), ptc.ContentText(r.Content)+"\n")
 			require.Equal(t, strings.HasPrefix(string(want), "Error: code run failed ("), r.IsError)
 		})
 	}
+}
+
+// loadProgram reads a program of testdata/programs with the limits and
+// fixture tools its "// ptc:" directive names.
+func loadProgram(t testing.TB, f string) (src string, lim host.Limits, tools []*registry.Tool) {
+	t.Helper()
+	b, err := os.ReadFile(f)
+	require.NoError(t, err)
+	if m := directive.FindStringSubmatch(string(b)); m != nil {
+		for _, kv := range strings.Fields(m[1]) {
+			k, v, _ := strings.Cut(kv, "=")
+			switch k {
+			case "tools":
+				fx, err := fixture.Load(filepath.Join(filepath.Dir(f), v))
+				require.NoError(t, err)
+				tools = fx.Tools()
+			case "timeout":
+				lim.Timeout, err = time.ParseDuration(v)
+				require.NoError(t, err)
+			case "memory":
+				lim.MemoryBytes, err = strconv.ParseUint(v, 10, 64)
+				require.NoError(t, err)
+			default:
+				t.Fatalf("unknown directive %q", k)
+			}
+		}
+	}
+	return string(b), lim, tools
 }
