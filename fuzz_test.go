@@ -1,8 +1,14 @@
 package ptc_test
 
 import (
+	"bytes"
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -94,4 +100,96 @@ func fuzzHarness(t *testing.T) *harness {
 		return ""
 	})
 	return h
+}
+
+// FuzzDecodeRecording: no input makes the recording decoder panic, and a
+// recording it accepts encodes and decodes again to the same recording.
+func FuzzDecodeRecording(f *testing.F) {
+	img := registry.ImagePart("image/png", []byte("png"))
+	rec := &ptc.Recording{
+		Version: ptc.RecordingVersion, Program: `return await tools.echo({a: 1})`,
+		Declarations: "declare const tools: {}\n",
+		Tools:        []ptc.RecordedTool{{Name: "echo", Parameters: json.RawMessage(`{"type":"object"}`)}},
+		Limits:       host.Limits{}.WithDefaults(),
+		Start:        ptc.DefaultStart, Virtual: true, Reads: []int64{0, 5}, Waits: []int{1, 0},
+		Calls: []ptc.RecordedCall{
+			{Seq: 1, Tool: "echo", Arguments: json.RawMessage(`{"a":"\u2028"}`), Done: true, OK: true, Value: json.RawMessage(`{"a":1}`), Content: []registry.Part{img}, Received: true},
+			{Seq: 2, Tool: "nope", Arguments: json.RawMessage(`{}`), Done: true, Code: "UNKNOWN_TOOL", Message: "no"},
+			{Seq: 3, Tool: "echo", Arguments: json.RawMessage(`{}`)},
+		},
+		Kind: host.KindOK, Content: []registry.Part{registry.TextPart("{\"a\": 1}"), img},
+	}
+	rec.DeclarationsSHA256 = fmt.Sprintf("%x", sha256.Sum256([]byte(rec.Declarations)))
+	b, err := json.Marshal(rec)
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, err := ptc.DecodeRecording(b); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(b)
+	f.Add([]byte(`{"version":1}`))
+	f.Add([]byte(`{"version":2}`))
+	f.Add([]byte(`{"version":1,"calls":[{"seq":1,"content":[{"type":"image","sha256":"00"}]}],"seed":"` + strings.Repeat("0", 64) + `"}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		rec, err := ptc.DecodeRecording(b)
+		if err != nil {
+			if !errors.Is(err, ptc.ErrRecording) {
+				t.Fatalf("error does not match ErrRecording: %v", err)
+			}
+			return
+		}
+		again, err := json.Marshal(rec)
+		if err != nil {
+			t.Fatalf("an accepted recording does not encode: %v", err)
+		}
+		if _, err := ptc.DecodeRecording(again); err != nil {
+			t.Fatalf("an accepted recording does not decode again: %v", err)
+		}
+	})
+}
+
+// FuzzResume: no continuation that does not carry the executor's
+// signature makes Resume panic or run anything.
+func FuzzResume(f *testing.F) {
+	key := []byte("0123456789abcdef0123456789abcdef")
+	h := newFixture(f, host.Limits{}, echoTool())
+	ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: h.pipe, Host: sharedHost(f), ContinuationKey: key})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { ex.Close(context.Background()) })
+	h.pipe.OnPreExecute(func(_ context.Context, inv *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
+		return pipeline.Ask("?")
+	})
+	r, err := ex.Run(context.Background(), `return await tools.echo({a: 1})`, ptc.RunOptions{SuspendAsks: true})
+	if err != nil || r.Continuation == nil {
+		f.Fatal(err, ptc.ContentText(r.Content))
+	}
+	altered := bytes.Clone(r.Continuation)
+	altered[10] ^= 1
+	f.Add(altered)
+	f.Add([]byte("."))
+	f.Add([]byte("e30.AAAA"))
+	signed := func(c []byte) bool {
+		payload, sig, ok := bytes.Cut(c, []byte("."))
+		enc := base64.RawURLEncoding.Strict()
+		p, err1 := enc.DecodeString(string(payload))
+		s, err2 := enc.DecodeString(string(sig))
+		m := hmac.New(sha256.New, key)
+		m.Write(p)
+		return ok && err1 == nil && err2 == nil && hmac.Equal(s, m.Sum(nil))
+	}
+	f.Fuzz(func(t *testing.T, c []byte) {
+		if signed(c) {
+			return // a genuine continuation resumes; see TestResume
+		}
+		out, err := ex.Resume(context.Background(), c, pipeline.Answer{Approved: true}, ptc.RunOptions{})
+		if err == nil {
+			t.Fatalf("an unsigned continuation was resumed: %s", ptc.ContentText(out.Content))
+		}
+		if !errors.Is(err, ptc.ErrRecording) {
+			t.Fatalf("error does not match ErrRecording: %v", err)
+		}
+	})
 }

@@ -73,7 +73,7 @@ func (e *Executor) unseal(c []byte) (*continuation, *Recording, error) {
 	if i < 0 {
 		return nil, nil, fmt.Errorf("%w: not a continuation", ErrRecording)
 	}
-	enc := base64.RawURLEncoding
+	enc := base64.RawURLEncoding.Strict()
 	payload, err1 := enc.AppendDecode(nil, c[:i])
 	sig, err2 := enc.AppendDecode(nil, c[i+1:])
 	if err1 != nil || err2 != nil {
