@@ -33,6 +33,23 @@ type Answerer interface {
 	Answer(call Call) (reply Reply, took time.Duration, ok bool, err error)
 }
 
+// EndRun ends, at once, the run whose subcall received ctx in Dispatch:
+// the program stops where it is, no result reaches it afterwards, and the
+// run's outcome is KindAborted with message. Outside a subcall it does
+// nothing.
+func EndRun(ctx context.Context, message string) {
+	c, _ := ctx.Value(callStateKey{}).(*callState)
+	if c == nil {
+		return
+	}
+	c.r.mu.Lock()
+	if c.r.ended == "" {
+		c.r.ended = message
+	}
+	c.r.mu.Unlock()
+	c.r.stop(stopEnded)
+}
+
 // DispatcherFunc adapts a function to a Dispatcher.
 type DispatcherFunc func(ctx context.Context, call Call) Reply
 

@@ -29,7 +29,7 @@ const (
 	stopOutputLimit
 	stopSubcallLimit
 	stopFault
-	stopDiverged // the Answerer ended the run
+	stopEnded // the Answerer or EndRun ended the run
 )
 
 // Outcome kinds the guest reports through finish; keep in sync with glue.c.
@@ -121,8 +121,8 @@ type run struct {
 	answer Answerer
 	flying map[int32]flight
 	known  []completion
-	// diverged is why the Answerer ended the run.
-	diverged string
+	// ended is why the Answerer or EndRun ended the run.
+	ended string
 
 	mu          sync.Mutex
 	output      []string
@@ -276,9 +276,9 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 		reply, took, ok, err := r.answer.Answer(d.call)
 		if err != nil {
 			r.mu.Lock()
-			r.diverged = err.Error()
+			r.ended = err.Error()
 			r.mu.Unlock()
-			r.stop(stopDiverged)
+			r.stop(stopEnded)
 			return -1
 		}
 		if ok {
@@ -488,6 +488,9 @@ func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
 	select {
 	case c := <-r.ready:
 		r.back(c)
+		if r.stopped() {
+			return -1 // no result reaches a program once its run ended
+		}
 		return r.deliver(c.id, c.env)
 	case <-due:
 		return 0
@@ -539,6 +542,9 @@ func (r *run) waitVirtual(ctx context.Context, timeout int64) int64 {
 	}
 	r.launchDeferred()
 	for {
+		if r.stopped() {
+			return -1
+		}
 		for drained := false; !drained; {
 			select {
 			case c := <-r.ready:
@@ -657,6 +663,9 @@ func (r *run) waitTape(ctx context.Context, timeout int64) int64 {
 	}
 	r.launchDeferred()
 	for {
+		if r.stopped() {
+			return -1
+		}
 		for i, c := range r.known {
 			if c.seq == want {
 				r.known = slices.Delete(r.known, i, i+1)
@@ -799,8 +808,8 @@ func (r *run) fillFrom(out *Outcome) {
 	case stopSubcallLimit:
 		out.Kind, out.Message = KindSubcallLimit, "program started more than "+itoa(r.lim.Subcalls)+" subcalls"
 		return
-	case stopDiverged:
-		out.Kind, out.Message = KindAborted, r.diverged
+	case stopEnded:
+		out.Kind, out.Message = KindAborted, r.ended
 		return
 	}
 	if !r.finished {
