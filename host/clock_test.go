@@ -209,3 +209,22 @@ func TestHold(t *testing.T) {
 	})
 	require.Equal(t, host.KindTimeout, out.Kind)
 }
+
+func TestEndRun(t *testing.T) {
+	h := newHost(t, host.Config{})
+	d := host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
+		if c.Seq == 2 {
+			host.EndRun(ctx, "suspended for approval")
+		}
+		return host.Reply{Value: json.RawMessage(`1`)}
+	})
+	out := h.Run(context.Background(), host.Program{
+		Source:     `console.log(await __ptc_call("a", {})); try { await __ptc_call("b", {}) } catch {} console.log("never")`,
+		Dispatcher: d,
+	})
+	require.Equal(t, host.KindAborted, out.Kind)
+	require.Equal(t, "suspended for approval", out.Message)
+	require.Equal(t, []string{"1"}, out.Output)
+	require.Equal(t, []int{1}, out.Received, "the ending call's result never reached the program")
+	host.EndRun(context.Background(), "outside a run: nothing happens")
+}
