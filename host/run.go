@@ -339,8 +339,8 @@ func (r *run) dispatchInline(ctx context.Context) (completion, bool) {
 	reply, ok := r.safeDispatch(cs, d.call)
 	r.pause.change(&no, -1, 0)
 	<-r.sem
-	if !ok {
-		return c, false
+	if !ok || r.stopped() {
+		return c, false // no result reaches a program once its run ended
 	}
 	if r.timed {
 		now := time.Now()
