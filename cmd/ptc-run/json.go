@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/pipeline"
@@ -42,13 +43,55 @@ type subcall struct {
 	Info *pipeline.ErrorInfo `json:"info"`
 }
 
+// replayJSON is what replay adds to the --json object: "divergence",
+// null when the replay matched the recording.
+type replayJSON struct {
+	divergence *ptc.Divergence
+	// recording is the replayed recording: the durations of the calls it
+	// answered (their Subcall.Outcome is nil) are the recorded ones.
+	recording *ptc.Recording
+}
+
+type divergence struct {
+	Call     int       `json:"call"`
+	Reason   string    `json:"reason"`
+	Expected *callDesc `json:"expected"`
+	Actual   *callDesc `json:"actual"`
+	Diff     string    `json:"diff"`
+}
+
+type callDesc struct {
+	Tool      string          `json:"tool"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+func newCallDesc(c *ptc.CallDesc) *callDesc {
+	if c == nil {
+		return nil
+	}
+	args := c.Arguments
+	if len(args) == 0 {
+		args = json.RawMessage("null")
+	} else if !json.Valid(args) {
+		args, _ = json.Marshal(string(args)) // a string always encodes
+	}
+	return &callDesc{Tool: c.Tool, Arguments: args}
+}
+
 type stats struct {
 	WallMs      float64 `json:"wallMs"`
 	Subcalls    int     `json:"subcalls"`
 	MemoryBytes uint64  `json:"memoryBytes"`
 }
 
+// writeJSON prints run's --json object of r.
 func writeJSON(w io.Writer, r *ptc.Result) error {
+	return writeResultJSON(w, r, nil)
+}
+
+// writeResultJSON prints the --json object of r; replay, when set, adds
+// its "divergence" member.
+func writeResultJSON(w io.Writer, r *ptc.Result, replay *replayJSON) error {
 	out := result{
 		IsError:     r.IsError,
 		Output:      []string{},
@@ -85,12 +128,17 @@ func writeJSON(w io.Writer, r *ptc.Result) error {
 	}
 	for _, sc := range r.Subcalls {
 		s := subcall{
-			N:          sc.N,
-			Tool:       sc.Tool,
-			Arguments:  sc.Arguments,
-			OK:         sc.OK,
-			DurationMs: float64(sc.Outcome.Duration().Microseconds()) / 1000,
-			Info:       sc.Outcome.Info(),
+			N:         sc.N,
+			Tool:      sc.Tool,
+			Arguments: sc.Arguments,
+			OK:        sc.OK,
+		}
+		if sc.Outcome != nil {
+			s.DurationMs = float64(sc.Outcome.Duration().Microseconds()) / 1000
+			s.Info = sc.Outcome.Info()
+		} else if replay != nil && replay.recording != nil && sc.N >= 1 && sc.N <= len(replay.recording.Calls) {
+			// Answered from the recording: the recorded duration.
+			s.DurationMs = float64(time.Duration(replay.recording.Calls[sc.N-1].Took).Microseconds()) / 1000
 		}
 		if !sc.OK {
 			code := string(sc.Code)
@@ -100,5 +148,15 @@ func writeJSON(w io.Writer, r *ptc.Result) error {
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
-	return enc.Encode(out)
+	if replay == nil {
+		return enc.Encode(out)
+	}
+	var d *divergence
+	if rd := replay.divergence; rd != nil {
+		d = &divergence{Call: rd.Call, Reason: rd.Reason, Expected: newCallDesc(rd.Expected), Actual: newCallDesc(rd.Actual), Diff: rd.Diff}
+	}
+	return enc.Encode(struct {
+		result
+		Divergence *divergence `json:"divergence"`
+	}{out, d})
 }

@@ -4,10 +4,13 @@
 //
 // Usage:
 //
-//	ptc-run run   [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--json] PROGRAM|-
-//	ptc-run sdk   [--tools FILE] [--mcp NAME=CMD|URL]...
-//	ptc-run serve [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--grace D]
-//	              [--listen ADDR | --stdio]
+//	ptc-run run    [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--json]
+//	               [--record OUT.json] [--deterministic [--seed N]] PROGRAM|-
+//	ptc-run replay [--json] [--program NEW.js] [--live TOOL]... [--tools FILE] [--mcp NAME=CMD|URL]...
+//	               REC.json
+//	ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]...
+//	ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--grace D]
+//	               [--listen ADDR | --stdio]
 //	ptc-run guest build [--source DIR] [--force]
 //	ptc-run --version
 //
@@ -21,7 +24,11 @@
 // through the real pipeline, timeout policy included. --mcp mounts the
 // tools of an MCP server as NAME__TOOL: NAME=COMMAND ARGS... starts a stdio
 // server, NAME=http(s)://... reaches a streamable HTTP one; it may be
-// repeated. sdk prints the TypeScript declarations the model sees in
+// repeated. run --record writes the run's recording (ptc.Recording's JSON
+// form), --deterministic makes its clock virtual and its random source
+// seeded (--seed). replay runs a recording's program again with its
+// subcalls answered from the recording (ptc.Executor.Replay) and exits 1
+// when the run leaves it. sdk prints the TypeScript declarations the model sees in
 // run_code's description. serve offers run_code as an MCP tool, over
 // streamable HTTP (stateless, at /mcp, health at /healthz; --listen,
 // default 127.0.0.1:8080) or on stdin and stdout (--stdio), logging one
@@ -97,6 +104,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	switch args[0] {
 	case "run":
 		code, err = cmdRun(ctx, args[1:], stdin, stdout, stderr)
+	case "replay":
+		code, err = cmdReplay(ctx, args[1:], stdin, stdout, stderr)
 	case "sdk":
 		err = cmdSDK(ctx, args[1:], stdout, stderr)
 	case "serve":
@@ -189,12 +198,27 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	timeout := fs.Duration("timeout", host.DefaultTimeout, "wall-time limit of the run")
 	memory := fs.String("memory", "64MiB", "memory limit: bytes, or a number with a unit (KiB, MiB, GiB, KB, MB, GB)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the content")
+	record := fs.String("record", "", "write the run's recording to this file")
+	deterministic := fs.Bool("deterministic", false, "virtual clock and seeded random source")
+	seed := fs.Uint64("seed", 0, "the random source's seed (implies --deterministic)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 0, err
 	}
 	if len(pos) != 1 {
 		return 0, &usageError{"run takes exactly one PROGRAM.js or -"}
+	}
+	var opts ptc.RunOptions
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == "seed" {
+			*deterministic = true
+		}
+	})
+	if *deterministic {
+		opts.Deterministic = &ptc.Deterministic{Start: ptc.DefaultStart, Seed: *seed}
+	}
+	if *record != "" {
+		opts.Record = true
 	}
 	mem, err := parseSize(*memory)
 	if err != nil {
@@ -217,18 +241,34 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return 0, fmt.Errorf("encode program: %w", err)
 	}
-	r := ex.Execute(ctx, pipeline.Batch{Calls: []pipeline.RawCall{{ID: "ptc-run", Name: ptc.ToolName, Arguments: callArgs}}})[0]
-	if *asJSON {
-		if err := writeJSON(stdout, r); err != nil {
+	rs, err := ex.ExecuteWith(ctx, pipeline.Batch{Calls: []pipeline.RawCall{{ID: "ptc-run", Name: ptc.ToolName, Arguments: callArgs}}}, opts)
+	if err != nil {
+		return 0, err
+	}
+	r := rs[0]
+	if err := printResult(stdout, r, *asJSON, nil); err != nil {
+		return 0, err
+	}
+	if *record != "" {
+		if err := writeRecording(*record, r); err != nil {
 			return 0, err
 		}
-	} else {
-		fmt.Fprintln(stdout, ptc.ContentText(r.Content))
 	}
 	if r.IsError {
 		return 1, nil
 	}
 	return 0, nil
+}
+
+// printResult prints a run's result as run does: the content the model
+// sees, or with asJSON the --json object (with replay's "divergence"
+// member when replay is set).
+func printResult(w io.Writer, r *ptc.Result, asJSON bool, replay *replayJSON) error {
+	if asJSON {
+		return writeResultJSON(w, r, replay)
+	}
+	_, err := fmt.Fprintln(w, ptc.ContentText(r.Content))
+	return err
 }
 
 func cmdSDK(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -442,11 +482,13 @@ func parseSize(s string) (uint64, error) {
 
 // usage is printed on stderr after a usage error.
 const usage = `usage:
-  ptc-run run   [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--json]
-                PROGRAM|-
-  ptc-run sdk   [--tools FILE] [--mcp NAME=CMD|URL]...
-  ptc-run serve [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--grace D]
-                [--listen ADDR | --stdio]
+  ptc-run run    [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--json]
+                 [--record OUT.json] [--deterministic [--seed N]] PROGRAM|-
+  ptc-run replay [--json] [--program NEW.js] [--live TOOL]... [--tools FILE]
+                 [--mcp NAME=CMD|URL]... REC.json
+  ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]...
+  ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--grace D]
+                 [--listen ADDR | --stdio]
   ptc-run guest build [--source DIR] [--force]
   ptc-run --version
 `
@@ -510,6 +552,8 @@ the model would see.
 ` + usage + `
 Commands:
   run          run one program and print its content
+  replay       run a recorded program again, its tool calls answered from
+               the recording, and say where it diverges
   sdk          print the TypeScript declarations the model sees
   serve        offer run_code as an MCP server (streamable HTTP or stdio)
   guest build  build the sandbox's guest into the user cache directory
@@ -536,11 +580,57 @@ Flags (before or after PROGRAM):
                     "subcalls": [{"n", "tool", "arguments", "ok", "code",
                                   "durationMs", "info"}],
                     "stats": {"wallMs", "subcalls", "memoryBytes"}}
+  --record OUT.json
+                   write the run's recording to OUT.json, also when the
+                   program fails: the program, the declarations it saw,
+                   the limits, clock and seed, every tool call with its
+                   arguments, answer and timing, and the content (JSON,
+                   format version 1; "ptc-run replay" runs it again)
+  --deterministic  make the run reproducible: Date, performance.now and
+                   timers read a virtual clock that starts at
+                   2000-01-01T00:00:00Z and advances only by timers and tool
+                   calls' durations; Math.random and crypto are seeded
+  --seed N         the seed of Math.random and crypto (default 0); implies
+                   --deterministic
   -h, --help       print this help
 
 ` + helpFixture + `
 ` + helpEnv + `
 ` + helpExit,
+
+	"replay": `usage: ptc-run replay [flags] REC.json
+
+Runs the program of a recording (written by "ptc-run run --record") again,
+on its recorded SDK, limits, clock and seed, with each tool call answered
+from the recording, and prints the result as run does. Each call must be
+the recorded one (same order, tool and arguments); the first that is not
+ends the run. Then the content is compared with the recorded content (for
+a run that ended by a timeout, cancellation or the memory limit, the kind
+and the calls so far). On a divergence, "replay: diverged" and the first
+divergent call (recorded and replayed) or the content's diff ("-" recorded,
+"+" replayed) go to standard error.
+
+Flags (before or after REC.json):
+  --json           print one JSON object as run --json does, with a member
+                   "divergence": null when the replay matched, else
+                   {"call": n (0 when the calls matched), "reason",
+                    "expected": {"tool", "arguments"} or null,
+                    "actual": {"tool", "arguments"} or null, "diff"}
+  --program FILE   run FILE (JavaScript or TypeScript, - for standard input)
+                   instead of the recorded program, against the recorded
+                   calls: shows where the new program's calls diverge
+  --live TOOL      call TOOL for real, through the tools of --tools and
+                   --mcp, instead of answering from the recording (each
+                   call must still be the recorded one); repeatable
+` + helpToolFlags + `                   (only needed for --live: without them no tool is mounted)
+  -h, --help       print this help
+
+` + helpFixture + `
+` + helpEnv + `
+Exit status: 0 the replay matched the recording (whatever the program did);
+1 it diverged; 2 the recording is unreadable or refused (another format
+version, altered declarations), or usage, configuration or fixture error.
+`,
 
 	"sdk": `usage: ptc-run sdk [flags]
 
