@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptchost/ptc"
@@ -128,6 +129,7 @@ func TestRecordReplay_roundTrip(t *testing.T) {
 			require.True(t, strings.HasPrefix(string(b), "{\n  \"version\": 1,\n  \"program\": "), "indented by two spaces")
 			require.True(t, strings.HasSuffix(string(b), "}\n"), "a trailing newline")
 			require.Contains(t, string(b), "city => tools.get_weather", "'>' is not escaped")
+			validateAgainstSchema(t, b)
 			r, err := ptc.DecodeRecording(b)
 			require.NoError(t, err)
 			require.Len(t, r.Calls, 4)
@@ -153,6 +155,26 @@ func TestRecordReplay_roundTrip(t *testing.T) {
 			require.Equal(t, strings.TrimSuffix(stdout, "\n"), got.Content[0].Text)
 		})
 	}
+}
+
+// validateAgainstSchema validates a recording file's bytes against
+// testdata/recording.schema.json.
+func validateAgainstSchema(t *testing.T, b []byte) {
+	t.Helper()
+	const path = "../../testdata/recording.schema.json"
+	f, err := os.Open(path)
+	require.NoError(t, err)
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	require.NoError(t, err)
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	require.NoError(t, c.AddResource(path, doc))
+	sch, err := c.Compile(path)
+	require.NoError(t, err)
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	require.NoError(t, err)
+	require.NoError(t, sch.Validate(inst))
 }
 
 type registryPart struct {
@@ -189,6 +211,9 @@ func TestRecord_failingProgram(t *testing.T) {
 		"run", "--tools", weatherFixture, "--record", rec, "-")
 	require.Equal(t, 1, code, stderr)
 	require.Contains(t, stdout, "Error: code run failed (exception): Error: boom")
+	b, err := os.ReadFile(rec)
+	require.NoError(t, err)
+	validateAgainstSchema(t, b)
 	code, out, errOut := cli(t, "", "replay", rec)
 	require.Equal(t, 0, code, errOut)
 	require.Equal(t, stdout, out)
@@ -457,4 +482,26 @@ func TestHelp_replay(t *testing.T) {
 	require.ElementsMatch(t, []string{"json", "program", "live", "tools", "mcp"}, names)
 	require.Contains(t, helpTexts[""], "ptc-run replay [--json] [--program NEW.js] [--live TOOL]...")
 	require.Contains(t, helpTexts[""], "\n  replay       run a recorded program again")
+}
+
+// A run whose content holds an image records its bytes once, by sha256,
+// and replays to the same output.
+func TestRecordReplay_image(t *testing.T) {
+	skipUnbuilt(t)
+	dir := t.TempDir()
+	rec := filepath.Join(dir, "rec.json")
+	code, stdout, stderr := cli(t, "", "run", "--tools", weatherFixture, "--record", rec, "../../testdata/programs/tool_image.js")
+	require.Equal(t, 0, code, stderr)
+	require.Contains(t, stdout, "[image image/png ")
+	b, err := os.ReadFile(rec)
+	require.NoError(t, err)
+	validateAgainstSchema(t, b)
+	var w struct {
+		Images map[string]json.RawMessage `json:"images"`
+	}
+	require.NoError(t, json.Unmarshal(b, &w))
+	require.Len(t, w.Images, 1)
+	code, out, stderr := cli(t, "", "replay", rec)
+	require.Equal(t, 0, code, stderr)
+	require.Equal(t, stdout, out)
 }
