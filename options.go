@@ -43,13 +43,21 @@ type RunOptions struct {
 // the time limit ends the run as a timeout at once; the time the program
 // computes is bounded in real time as always. Two runs of one program with
 // the same Start, Seed and tool answers (values and durations) print and
-// return the same bytes, also with calls in flight together. A busy loop
+// return the same bytes, also with calls in flight together (the order in
+// which calls come back follows their durations on the virtual clock). A
+// busy loop
 // that waits for Date.now() to move never ends (it times out).
 type Deterministic struct {
 	// Start is the instant the clock starts at; zero means DefaultStart.
 	Start time.Time
 	// Seed seeds the random source.
 	Seed uint64
+	// CallTime, when positive, is how long every tool call takes on the
+	// virtual clock, whatever it took in real time; zero means the real
+	// time (less any time an approver held it). With CallTime, runs with
+	// the same answers repeat byte for byte whatever the tools' latency,
+	// without a recording; without it, a replay supplies the durations.
+	CallTime time.Duration
 }
 
 // DefaultStart is a deterministic run's clock when Deterministic.Start is

@@ -335,7 +335,7 @@ func (r *Recording) UnmarshalJSON(b []byte) error {
 		if c.Done && len(c.Arguments) > 0 && !json.Valid(c.Arguments) {
 			return fmt.Errorf("%w: call %d: arguments are not JSON", ErrRecording, c.Seq)
 		}
-		rc := RecordedCall{Seq: c.Seq, Tool: c.Tool, Arguments: c.Arguments, Done: c.Done, At: c.At, Took: c.Took, OK: c.OK, Value: c.Value, Received: c.Received}
+		rc := RecordedCall{Seq: c.Seq, Tool: c.Tool, Arguments: compact(c.Arguments), Done: c.Done, At: c.At, Took: c.Took, OK: c.OK, Value: compact(c.Value), Received: c.Received}
 		if c.Error != nil {
 			rc.Code, rc.Message = c.Error.Code, c.Error.Message
 		}
@@ -352,6 +352,19 @@ func (r *Recording) UnmarshalJSON(b []byte) error {
 	}
 	*r = out
 	return nil
+}
+
+// compact is a JSON document without insignificant space, as the program
+// sent it or received it (a recording may have been indented).
+func compact(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return b
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return b
+	}
+	return buf.Bytes()
 }
 
 // DecodeRecording reads a recording's JSON form and checks that it can be

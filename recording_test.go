@@ -114,6 +114,35 @@ func TestReplay_deterministic(t *testing.T) {
 	require.Equal(t, strings.Split(ptc.ContentText(a.Content), " ")[1:3], strings.Split(ptc.ContentText(b.Content), " ")[1:3], "same seed, same random numbers")
 }
 
+// With a fixed CallTime, a deterministic run does not depend on the tools'
+// latency: calls come back in the order they were made, on time.
+func TestDeterministic_callTime(t *testing.T) {
+	var n atomic.Int32
+	f := newFixture(t, host.Limits{}, rawTool("jitter", registry.Parallel, func(_ context.Context, a json.RawMessage) (any, error) {
+		time.Sleep(time.Duration(7*n.Add(1)%11) * time.Millisecond)
+		return json.RawMessage(a), nil
+	}))
+	const code = `
+const order = []
+const t0 = performance.now()
+await Promise.all([1, 2, 3, 4, 5].map(i => tools.jitter({i}).then(() => order.push(i + "@" + (performance.now() - t0)))))
+setTimeout(() => order.push("timer"), 10)
+await tools.jitter({i: 6}).then(() => order.push("6@" + (performance.now() - t0)))
+return order.join(" ")`
+	opts := ptc.RunOptions{Deterministic: &ptc.Deterministic{CallTime: 25 * time.Millisecond}}
+	var first string
+	for i := range 4 {
+		r, err := f.ex.Run(context.Background(), code, opts)
+		require.NoError(t, err)
+		require.False(t, r.IsError, ptc.ContentText(r.Content))
+		if i == 0 {
+			first = ptc.ContentText(r.Content)
+			require.Equal(t, "1@25 2@25 3@25 4@25 5@25 timer 6@50", first)
+		}
+		require.Equal(t, first, ptc.ContentText(r.Content))
+	}
+}
+
 func TestReplay_tampered(t *testing.T) {
 	f, r := recordWeather(t, false)
 	base, err := json.Marshal(r.Recording)

@@ -77,7 +77,7 @@ func (s *session) program(p *host.Program) {
 	p.Random = rand.NewChaCha8(s.seed)
 	p.Trace = pl.records()
 	if d := pl.opts.Deterministic; d != nil {
-		p.Virtual, p.Start = true, d.Start
+		p.Virtual, p.Start, p.CallTime = true, d.Start, d.CallTime
 		if p.Start.IsZero() {
 			p.Start = DefaultStart
 		}

@@ -325,6 +325,11 @@ type Program struct {
 	// same durations, a program prints and returns the same bytes, also
 	// when calls run concurrently.
 	Virtual bool
+	// CallTime, when positive on a virtual clock, is how long every
+	// dispatched subcall takes on it, whatever it took in real time: the
+	// order of events, and so the output, then no longer depends on the
+	// tools' latency. Answered calls take the time their Answer says.
+	CallTime time.Duration
 	// Random, when set, replaces the guest's random source (Math.random,
 	// crypto).
 	Random io.Reader
@@ -400,6 +405,9 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	defer stopLimit()
 	r.clk = newTimeline(&p, lim, start)
 	r.answer = p.Answer
+	if p.Virtual && p.CallTime > 0 {
+		r.callTime = int64(p.CallTime)
+	}
 	r.timed = p.Virtual || p.Trace || p.Replay != nil || p.Answer != nil
 	if r.timed {
 		r.flying = make(map[int32]flight)

@@ -116,8 +116,9 @@ type run struct {
 	// or followed, or answers from a recording) keeps track of each call's
 	// timing: flying holds its calls not yet back, known those back (or
 	// answered) and not yet delivered. Guest's goroutine only.
-	clk    timeline
-	timed  bool
+	clk      timeline
+	timed    bool
+	callTime int64 // Program.CallTime, on a virtual clock
 	answer Answerer
 	flying map[int32]flight
 	known  []completion
@@ -342,10 +343,7 @@ func (r *run) dispatchInline(ctx context.Context) (completion, bool) {
 	if !ok || r.stopped() {
 		return c, false // no result reaches a program once its run ended
 	}
-	if r.timed {
-		now := time.Now()
-		c.took = int64(now.Sub(d.started) - cs.heldFor(now))
-	}
+	c.took = r.took(d, cs)
 	c.env = envelope(reply, r.lim.ResultBytes, r.lim.ErrorBytes)
 	return c, true
 }
@@ -392,12 +390,21 @@ func (r *run) dispatch(cs *callState, d *deferredCall) {
 	if !ok {
 		return
 	}
-	c := completion{id: d.id, seq: d.call.Seq, at: d.at, env: envelope(reply, r.lim.ResultBytes, r.lim.ErrorBytes)}
-	if r.timed {
-		now := time.Now()
-		c.took = int64(now.Sub(d.started) - cs.heldFor(now))
-	}
+	c := completion{id: d.id, seq: d.call.Seq, at: d.at, took: r.took(d, cs), env: envelope(reply, r.lim.ResultBytes, r.lim.ErrorBytes)}
 	r.complete(ctx, c)
+}
+
+// took is how long a dispatched call took on the run's clock: the real
+// time less the time it was held, or the fixed CallTime.
+func (r *run) took(d *deferredCall, cs *callState) int64 {
+	switch {
+	case !r.timed:
+		return 0
+	case r.callTime > 0:
+		return r.callTime
+	}
+	now := time.Now()
+	return int64(now.Sub(d.started) - cs.heldFor(now))
 }
 
 func (r *run) safeDispatch(ctx context.Context, call Call) (reply Reply, ok bool) {
@@ -571,6 +578,14 @@ func (r *run) waitVirtual(ctx context.Context, timeout int64) int64 {
 		if len(r.flying) > 0 {
 			now := time.Now()
 			for _, f := range r.flying {
+				if r.callTime > 0 {
+					// Its time is known; its result must come back
+					// before it, or anything after it, is delivered.
+					if target == noEvent || f.at+r.callTime <= target {
+						until = now.Add(time.Hour)
+					}
+					continue
+				}
 				ran := int64(now.Sub(f.started) - f.cs.heldFor(now))
 				if target == noEvent || f.at+ran < target {
 					u := now.Add(time.Hour)
