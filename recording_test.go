@@ -319,6 +319,10 @@ func TestResume(t *testing.T) {
 	// The printed line is the suspended run's: same seed, same numbers.
 	require.Equal(t, strings.Split(ptc.ContentText(r3.Content), "\n")[0], "first addr-1 "+strings.Fields(ptc.ContentText(r3.Content))[2])
 
+	// A suspended run's recording is resumed, not replayed.
+	_, err = f.ex.Replay(ctx, roundTrip(t, r.Recording), ptc.ReplayOptions{})
+	require.ErrorIs(t, err, ptc.ErrRecording)
+
 	// A continuation resumes once.
 	_, err = f.ex.Resume(ctx, r.Continuation, pipeline.Answer{Approved: true}, opts)
 	require.ErrorIs(t, err, ptc.ErrResumed)

@@ -93,6 +93,9 @@ func (e *Executor) Replay(ctx context.Context, rec *Recording, opts ReplayOption
 	if err := rec.check(); err != nil {
 		return nil, err
 	}
+	if rec.Kind == KindSuspended {
+		return nil, fmt.Errorf("%w: the run was suspended for an approval: resume its continuation (Resume) instead of replaying it", ErrRecording)
+	}
 	pl := &plan{src: rec, sdk: &sdk{tools: rec.sdkgenTools(), budget: rec.DeclarationBytes}, program: opts.Program, live: map[string]bool{}}
 	for _, name := range opts.Live {
 		if _, ok := e.pipe.Registry().Get(name, registry.Scope{}, nil); !ok {
