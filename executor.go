@@ -81,7 +81,24 @@ type Subcall struct {
 
 	value            json.RawMessage // what the program received
 	message          string          // the ToolError's message
-	content, context []registry.Part // the tool's content, listeners' context
+	content, context []registry.Part // a recorded call's content and context
+}
+
+// parts is the subcall's content: rendered from its outcome only when
+// asked for (most subcalls' content is never shown), or recorded.
+func (sc *Subcall) parts() []registry.Part {
+	if sc.Outcome != nil {
+		return sc.Outcome.Content()
+	}
+	return sc.content
+}
+
+// contextParts is the context post-execute listeners attached.
+func (sc *Subcall) contextParts() []registry.Part {
+	if sc.Outcome != nil {
+		return sc.Outcome.Context()
+	}
+	return sc.context
 }
 
 // runArgs are run_code's arguments.
@@ -255,7 +272,7 @@ func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *report)
 			continue
 		}
 		var images []registry.Part
-		for _, p := range sc.content {
+		for _, p := range sc.parts() {
 			if p.Type == registry.PartImage {
 				images = append(images, p)
 			}
@@ -271,7 +288,7 @@ func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *report)
 			}
 		}
 		// Context that post-execute listeners attached to the subcall.
-		r.Content = append(r.Content, sc.context...)
+		r.Content = append(r.Content, sc.contextParts()...)
 	}
 	if rep != nil && rep.session != nil {
 		rep.session.settle(r, rep)
@@ -384,8 +401,7 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 		d.order.leave()
 	}
 	reply := d.reply(o, c)
-	sc := Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: reply.Err == nil, Outcome: o,
-		value: reply.Value, content: o.Content(), context: o.Context()}
+	sc := Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: reply.Err == nil, Outcome: o, value: reply.Value}
 	if reply.Err != nil {
 		sc.Code, sc.message = pipeline.Code(reply.Err.Code), reply.Err.Message
 	}

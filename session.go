@@ -250,7 +250,7 @@ func (s *session) recording(program string, lim Limits, out *host.Outcome) *Reco
 			continue
 		}
 		rc := RecordedCall{Seq: seq, Tool: sc.Tool, Arguments: sc.Arguments, OK: sc.OK, Received: received[seq],
-			Value: sc.value, Code: string(sc.Code), Message: sc.message, Content: sc.content, Context: sc.context}
+			Value: sc.value, Code: string(sc.Code), Message: sc.message, Content: sc.parts(), Context: sc.contextParts()}
 		// A call cut by the run's end (or the ask that suspended it) did
 		// not finish: a replay holds it back, a resume makes it again.
 		rc.Done = seq != pending && sc.Code != pipeline.CodeAborted && sc.Code != pipeline.CodeAbortedBeforeDispatch
