@@ -2,7 +2,10 @@
 // runs one program (the body of an async function) in a fresh sandbox
 // with tools.echo, tools.sleep({ms}) and tools.wait({}) and returns the
 // JSON text of its return value. ptc's limits are given where the engine
-// has the means (timeout 30 s, heap 64 MiB, stack 768 KiB).
+// has the means (timeout 30 s, heap 64 MiB, stack 768 KiB); an engine's
+// factory takes {timeoutMs} to lengthen the timeout where the engine
+// enforces it from outside the run (run: the idle-RSS workload waits for
+// 200 worker threads to start).
 
 const TIMEOUT_MS = 30_000;
 const MEMORY_BYTES = 64 << 20;
@@ -38,11 +41,11 @@ const wrap = (src) => "(async function () {\n" + src + "\n})()";
 
 // run (vercel-labs/run): QuickJS in a worker thread per run; host
 // functions are called over the worker's message channel.
-async function runEngine() {
+async function runEngine({ timeoutMs = TIMEOUT_MS } = {}) {
   const { createRunner, setMaxWorkers } = await import("run");
   const runner = createRunner({
     limits: {
-      timeoutMs: TIMEOUT_MS,
+      timeoutMs,
       memoryLimitBytes: MEMORY_BYTES,
       maxStackSizeBytes: STACK_BYTES,
       maxBridgeRequests: 1000, // ptc's subcall limit; the default of 256 refuses the 1000-call workload

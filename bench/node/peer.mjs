@@ -117,7 +117,8 @@ async function main() {
   }
   const make = engines[name];
   if (!make) throw new Error("unknown engine " + name);
-  const engine = await make();
+  // The idle-RSS sandboxes must outlive the start of all of them.
+  const engine = await make(mode === "rss" ? { timeoutMs: 600_000 } : {});
   switch (mode) {
     case "cold":
       process.stdout.write((await engine.run("return 1", new Gate())) + "\n");

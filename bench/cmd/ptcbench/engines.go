@@ -26,6 +26,9 @@ type engineSpec struct {
 	// cached says whether the engine has a compilation cache that
 	// PTC_CACHE_DIR holds; without one, both cold rows measure the same.
 	cached bool
+	// idle, when not zero, replaces the number of sandboxes alive at once
+	// in the idle-RSS workload.
+	idle int
 	// run is what one run gets; lacks is what the engine does not provide.
 	run, lacks string
 }
@@ -94,6 +97,10 @@ func engines() []engineSpec {
 		},
 		{
 			name: "run", node: "run", cold: nodeCold("run"),
+			// Each live run is a worker thread: 200 of them took 3.5 minutes
+			// to start on the 2-core machine, per sample. 32 is run's own
+			// default worker cap.
+			idle:  32,
 			run:   "`runner.run`: a fresh QuickJS (wasm) context in a pooled worker thread; host calls over the worker's message channel",
 			lacks: "ES modules and continuations aside, comparable limits; every host call crosses threads",
 		},

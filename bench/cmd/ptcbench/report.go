@@ -21,6 +21,7 @@ type report struct {
 	workers   int
 	started   time.Time
 	took      time.Duration
+	load      [2]string // load averages (1, 5, 15 min) at the start and end
 }
 
 // row is one line of the summary: a workload and how to show its values.
@@ -45,9 +46,21 @@ func (r report) rows() []row {
 			fmt.Sprintf("Runs per second over %d concurrent lanes (GOMAXPROCS goroutines for the Go engines; worker threads for quickjs-emscripten; concurrent async loops for run and isolated-vm, which run programs off the Node thread) for %v per sample.", r.workers, r.cfg.tput)},
 		row{rowTputP99, "p99 latency in that throughput run", "s", "The 99th percentile of the runs' latencies in the throughput sample."},
 		row{rowRSS, fmt.Sprintf("RSS per live idle sandbox, %d alive", r.cfg.idle), "KiB",
-			fmt.Sprintf("A fresh process per sample: one `return 1` run, then VmRSS (/proc/self/status) before and after %d runs are all blocked in `await tools.wait({})`, divided by %d; garbage collected before each reading (Go: debug.FreeOSMemory; Node: gc()).", r.cfg.idle, r.cfg.idle)},
+			fmt.Sprintf("A fresh process per sample: one `return 1` run, then VmRSS (/proc/self/status) before and after %d runs are all blocked in `await tools.wait({})`, divided by %d; garbage collected before each reading (Go: debug.FreeOSMemory; Node: gc()).%s", r.cfg.idle, r.cfg.idle, r.idleExceptions())},
 	)
 	return rows
+}
+
+// idleExceptions names the engines measured with another number of idle
+// sandboxes.
+func (r report) idleExceptions() string {
+	var b strings.Builder
+	for _, s := range r.specs {
+		if s.idle != 0 {
+			fmt.Fprintf(&b, " %s: %d alive (see Notes).", s.name, s.idle)
+		}
+	}
+	return b.String()
 }
 
 func clip(s string, n int) string {
@@ -66,6 +79,7 @@ func (r report) write() error {
 	p("Machine: %s; nproc %d, GOMAXPROCS %d; %s %s/%s; peers' Node %s (the npm package `node@24`), system Node %s; ptc at %s.\n\n",
 		cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), runtime.Version(), runtime.GOOS, runtime.GOARCH,
 		version(nodeOf(r.cfg).Binary), version("node"), r.cfg.ptcVersion)
+	p("Load average (1, 5, 15 min) at the start: %s; at the end: %s (other sessions share the machine).\n\n", r.load[0], r.load[1])
 	p("Method: %d interleaved rounds (round r measures every workload on every engine before round r+1; the engines' order rotates each round) after one unrecorded warm-up pass. A cell is the median over the rounds, with the minimum and maximum; ×host is the engine's median divided by the ptc host's (bare `host.Run` with a Dispatcher) — for a time, above 1 is slower than ptc; for runs/s, below 1 is slower. Every sample checks the program's return value. The machine is shared and noisy: only the medians mean anything.\n\n",
 		r.cfg.rounds)
 	p("Every engine runs the same programs (the body of an async function) with three host functions: `tools.echo(x)` returns its argument, `tools.sleep({ms})` settles after ms milliseconds, `tools.wait({})` settles when the benchmark releases it. Limits where the engine has them: 30 s, 64 MiB heap, 768 KiB JS stack; ptc and `run` allow 64 subcalls in flight so that all 50 parallel ones run at once. Programs and engines: `bench/workload.go`, `bench/engine/`, `bench/node/engines.mjs`.\n\n")
@@ -136,7 +150,7 @@ var notes = []string{
 	"quickjs-go's Context.Await polls for host settlements every 1 ms, which shows in the Promise.all row.",
 	"The wasmtime guest is our guest module without ptc's fuel instrumentation, hosted by a minimal reimplementation of the \"ptc\" imports in bench/engine/wasmtimeguest; it measures what wasmtime's instantiation and calls cost, not a second product.",
 	"isolated-vm 7.0.1 runs on the Node 24 binary from the npm package `node@24` with its prebuilt addon (prebuilds/linux-x64, ABI 137); its install script (node-gyp) is not run (package.json's allowScripts), as it would build for npm's own Node.",
-	"run caps its worker pool at 32 by default; the idle-RSS sample raises it (setMaxWorkers) so that 200 runs can be alive at once, each a worker thread.",
+	"run: every live run is a worker thread, and run caps them at 32 by default. Its idle-RSS samples keep 32 alive (setMaxWorkers raised just above); one sample with 200 alive (setMaxWorkers(208), run's timeout raised to 10 minutes, as the first runs timed out at 30 s while the last workers started) took 3.5 minutes to start them on this machine and gave 23,042 KiB per sandbox.",
 }
 
 func oneLine(s string) string {

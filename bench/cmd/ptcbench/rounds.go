@@ -85,6 +85,7 @@ func run(ctx context.Context, c config) error {
 	warmDir := func(s engineSpec) string { return filepath.Join(work, "warm", strings.ReplaceAll(s.name, " ", "-")) }
 	res := results{}
 	started := time.Now()
+	loadStart := loadAvg()
 
 	// The warm caches: one cold start in each fills it.
 	for _, s := range specs {
@@ -170,6 +171,7 @@ func run(ctx context.Context, c config) error {
 	rep := report{
 		cfg: c, specs: specs, res: res, workloads: workloads, workers: workers,
 		started: started, took: time.Since(started),
+		load: [2]string{loadStart, loadAvg()},
 	}
 	return rep.write()
 }
@@ -236,14 +238,18 @@ func coldStart(c config, s engineSpec, prog, cacheDir string) (time.Duration, er
 // idleRSS measures the RSS per idle sandbox in a fresh process: this
 // binary's rss mode for an in-process engine, peer.mjs's for a Node peer.
 func idleRSS(ctx context.Context, c config, s engineSpec, cacheDir string) (float64, error) {
+	n := c.idle
+	if s.idle != 0 {
+		n = s.idle
+	}
 	if s.inproc == nil {
-		return nodeOf(c).RSS(ctx, s.node, c.idle)
+		return nodeOf(c).RSS(ctx, s.node, n)
 	}
 	self, err := os.Executable()
 	if err != nil {
 		return 0, err
 	}
-	cmd := exec.CommandContext(ctx, self, "rss", "-engine", s.name, "-n", fmt.Sprint(c.idle), "-cache", cacheDir)
+	cmd := exec.CommandContext(ctx, self, "rss", "-engine", s.name, "-n", fmt.Sprint(n), "-cache", cacheDir)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
@@ -289,4 +295,17 @@ func rssChild(args []string) error {
 		return json.NewEncoder(os.Stdout).Encode(rssReply{kib})
 	}
 	return fmt.Errorf("no in-process engine %q", *name)
+}
+
+// loadAvg returns the first three fields of /proc/loadavg.
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
