@@ -341,6 +341,13 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(lim.InFlight), rep: rep, resultBytes: lim.ResultBytes, sdk: sdk}
 	if ss != nil {
 		ss.order = d.order
+		ss.agent = env.Agent
+		if pl.opts.SuspendAsks {
+			bound, cancel := context.WithTimeout(ctx, lim.Timeout)
+			defer cancel()
+			ss.bound = bound
+			d.shield = ss.shield
+		}
 	}
 	// The executor keeps the in-flight limit itself, in issue order; the
 	// host must hand every call over at once.
@@ -358,9 +365,13 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	rep.mu.Lock()
 	rep.run = out
 	rep.mu.Unlock()
-	if ss != nil && ss.pending() != nil {
+	if ss != nil && ss.pending() != nil && out.Kind == host.KindAborted && strings.HasPrefix(out.Message, suspendedPrefix) {
 		out.Kind, out.Message, out.Stack = KindSuspended, "", ""
 		return nil, &pipeline.Error{Code: pipeline.CodeToolFailed, Tool: ToolName, Reason: ss.suspendedText()}
+	}
+	if ss != nil && out.Kind == host.KindAborted && out.Message == host.MessageTraceEnd {
+		// A replay reached the point where the recorded run was cut.
+		out.Kind, out.Message = pl.src.Kind, recordedMessage(pl.src)
 	}
 	if out.Kind == host.KindOK {
 		return out, nil
@@ -383,6 +394,9 @@ type dispatcher struct {
 	rep         *report
 	resultBytes int
 	sdk         *sdk // the run's SDK, whose names the messages use
+	// shield, when set, gives a running call a context that the run's end
+	// does not cancel if the run was suspended (see session.shield).
+	shield func(context.Context) (context.Context, func())
 }
 
 // Dispatch implements host.Dispatcher.
@@ -395,8 +409,21 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeUnknownTool), Message: msg}}
 	}
 	serial := inv.Err() == nil && inv.Mode() == registry.Serial
+	// A call waiting for its turn is not running: while every call the
+	// program waits for is either waiting for its turn or for an
+	// approver, its clock is paused (host.Hold).
+	release := host.Hold(ctx)
 	admitted := d.order.enter(ctx, c.Seq, serial)
-	o := d.pipe.Run(ctx, inv)
+	release()
+	runCtx := ctx
+	if d.shield != nil {
+		// A call already running when its run suspends for an approval
+		// finishes, so that the resume need not make it again.
+		var stop func()
+		runCtx, stop = d.shield(ctx)
+		defer stop()
+	}
+	o := d.pipe.Run(runCtx, inv)
 	if admitted {
 		d.order.leave()
 	}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
@@ -131,6 +132,7 @@ func FuzzDecodeRecording(f *testing.F) {
 	f.Add([]byte(`{"version":1}`))
 	f.Add([]byte(`{"version":2}`))
 	f.Add([]byte(`{"version":1,"calls":[{"seq":1,"content":[{"type":"image","sha256":"00"}]}],"seed":"` + strings.Repeat("0", 64) + `"}`))
+	bare := newFixture(f, host.Limits{})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		rec, err := ptc.DecodeRecording(b)
 		if err != nil {
@@ -145,6 +147,15 @@ func FuzzDecodeRecording(f *testing.F) {
 		}
 		if _, err := ptc.DecodeRecording(again); err != nil {
 			t.Fatalf("an accepted recording does not decode again: %v", err)
+		}
+		// An accepted recording replays without a fault of the host's.
+		rec.Limits.Timeout = min(rec.Limits.Timeout, 200*time.Millisecond)
+		r, err := bare.ex.Replay(context.Background(), rec, ptc.ReplayOptions{})
+		if err != nil {
+			return
+		}
+		if text := ptc.ContentText(r.Content); strings.Contains(text, "panic") || strings.Contains(text, "goroutine ") {
+			t.Fatalf("replay faulted: %s", text)
 		}
 	})
 }
@@ -184,7 +195,7 @@ func FuzzResume(f *testing.F) {
 		if signed(c) {
 			return // a genuine continuation resumes; see TestResume
 		}
-		out, err := ex.Resume(context.Background(), c, pipeline.Answer{Approved: true}, ptc.RunOptions{})
+		out, err := ex.Resume(context.Background(), pipeline.Batch{}, c, pipeline.Answer{Approved: true}, ptc.RunOptions{})
 		if err == nil {
 			t.Fatalf("an unsigned continuation was resumed: %s", ptc.ContentText(out.Content))
 		}

@@ -145,6 +145,9 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 	if err := cfg.Limits.Validate(); err != nil {
 		return nil, fmt.Errorf("ptc: %w", err)
 	}
+	if n := len(cfg.ContinuationKey); n > 0 && n < 32 {
+		return nil, fmt.Errorf("ptc: Config.ContinuationKey is %d bytes; use at least 32 random bytes", n)
+	}
 	e := &Executor{
 		pipe:   cfg.Pipeline,
 		host:   cfg.Host,

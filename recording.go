@@ -104,6 +104,9 @@ type RecordedCall struct {
 	Received bool
 }
 
+// maxRecordedNS bounds a recorded time: a week.
+const maxRecordedNS = int64(7 * 24 * time.Hour)
+
 // declarationsDigest is the hex sha256 of declarations.
 func declarationsDigest(decls string) string {
 	sum := sha256.Sum256([]byte(decls))
@@ -395,6 +398,11 @@ func (r *Recording) check() error {
 	}
 	if r.Limits.Subcalls > 0 && len(r.Calls) > r.Limits.Subcalls {
 		return fmt.Errorf("%w: %d calls, over its subcall limit of %d", ErrRecording, len(r.Calls), r.Limits.Subcalls)
+	}
+	for _, c := range r.Calls {
+		if c.At < 0 || c.Took < 0 || c.At > maxRecordedNS || c.Took > maxRecordedNS {
+			return fmt.Errorf("%w: call %d: its time (atNs %d, tookNs %d) is out of range", ErrRecording, c.Seq, c.At, c.Took)
+		}
 	}
 	return nil
 }

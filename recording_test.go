@@ -3,6 +3,7 @@ package ptc_test
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -302,7 +303,7 @@ func TestResume(t *testing.T) {
 	// Approve the first send: the prefix is answered from the
 	// continuation (lookup is not called again), send runs, and the
 	// second ask suspends the run again.
-	r2, err := f.ex.Resume(ctx, r.Continuation, pipeline.Answer{Approved: true}, opts)
+	r2, err := f.ex.Resume(ctx, pipeline.Batch{}, r.Continuation, pipeline.Answer{Approved: true}, opts)
 	require.NoError(t, err)
 	require.ErrorIs(t, r2.Err(), ptc.ErrSuspended, ptc.ContentText(r2.Content))
 	require.Equal(t, 4, r2.Pending.Call)
@@ -310,7 +311,7 @@ func TestResume(t *testing.T) {
 	require.EqualValues(t, 1, sends.Load())
 
 	// Deny the second: it rejects with DENIED, nothing else runs twice.
-	r3, err := f.ex.Resume(ctx, r2.Continuation, pipeline.Answer{Approved: false, Reason: "no"}, opts)
+	r3, err := f.ex.Resume(ctx, pipeline.Batch{}, r2.Continuation, pipeline.Answer{Approved: false, Reason: "no"}, opts)
 	require.NoError(t, err)
 	require.NoError(t, r3.Err(), ptc.ContentText(r3.Content))
 	require.Contains(t, ptc.ContentText(r3.Content), `["sent", "DENIED"]`)
@@ -324,16 +325,16 @@ func TestResume(t *testing.T) {
 	require.ErrorIs(t, err, ptc.ErrRecording)
 
 	// A continuation resumes once.
-	_, err = f.ex.Resume(ctx, r.Continuation, pipeline.Answer{Approved: true}, opts)
+	_, err = f.ex.Resume(ctx, pipeline.Batch{}, r.Continuation, pipeline.Answer{Approved: true}, opts)
 	require.ErrorIs(t, err, ptc.ErrResumed)
 
 	// A tampered one is refused.
 	bad := []byte(strings.Replace(string(r2.Continuation), "A", "B", 1))
-	_, err = f.ex.Resume(ctx, bad, pipeline.Answer{Approved: true}, opts)
+	_, err = f.ex.Resume(ctx, pipeline.Batch{}, bad, pipeline.Answer{Approved: true}, opts)
 	require.ErrorIs(t, err, ptc.ErrRecording)
 	// And one signed with another key.
 	other, _, _ := askFixture(t, []byte("another key, another key, another"))
-	_, err = other.ex.Resume(ctx, r2.Continuation, pipeline.Answer{Approved: true}, opts)
+	_, err = other.ex.Resume(ctx, pipeline.Batch{}, r2.Continuation, pipeline.Answer{Approved: true}, opts)
 	require.ErrorIs(t, err, ptc.ErrRecording)
 	require.Contains(t, err.Error(), "signature does not verify")
 }
@@ -347,7 +348,7 @@ func TestResume_toolsChanged(t *testing.T) {
 	require.ErrorIs(t, r.Err(), ptc.ErrSuspended)
 	_, err = f.reg.Register(rawTool("newcomer", registry.Parallel, func(context.Context, json.RawMessage) (any, error) { return 1, nil }))
 	require.NoError(t, err)
-	_, err = f.ex.Resume(ctx, r.Continuation, pipeline.Answer{Approved: true}, ptc.RunOptions{})
+	_, err = f.ex.Resume(ctx, pipeline.Batch{}, r.Continuation, pipeline.Answer{Approved: true}, ptc.RunOptions{})
 	require.ErrorIs(t, err, ptc.ErrRecording)
 	require.Contains(t, err.Error(), "the tools changed since the run was suspended")
 }
@@ -461,7 +462,7 @@ func BenchmarkResume(b *testing.B) {
 			return c
 		}
 		for b.Loop() {
-			r, err := ex.Resume(ctx, next(), pipeline.Answer{Approved: true}, ptc.RunOptions{})
+			r, err := ex.Resume(ctx, pipeline.Batch{}, next(), pipeline.Answer{Approved: true}, ptc.RunOptions{})
 			if err != nil || r.IsError {
 				b.Fatal(err, ptc.ContentText(r.Content))
 			}
@@ -469,3 +470,120 @@ func BenchmarkResume(b *testing.B) {
 	})
 }
 
+// Review of issue 14: a run suspended in an agent's scope resumes in that
+// scope, with that agent's tools, and only there.
+func TestResume_agentScope(t *testing.T) {
+	key := []byte("0123456789abcdef0123456789abcdef")
+	f, _, deploymentSends := askFixture(t, key)
+	var agentSends atomic.Int32
+	mailer := registry.Scope{Agent: "mailer"}
+	_, err := f.reg.Register(rawTool("send", registry.Serial, func(context.Context, json.RawMessage) (any, error) {
+		agentSends.Add(1)
+		return "sent by the agent's tool", nil
+	}), registry.In(mailer))
+	require.NoError(t, err)
+	ctx := context.Background()
+	rs, err := f.ex.ExecuteWith(ctx, pipeline.Batch{Agent: mailer, Calls: []pipeline.RawCall{runCall(`return await tools.send({to: "x"})`)}}, ptc.RunOptions{SuspendAsks: true})
+	require.NoError(t, err)
+	require.ErrorIs(t, rs[0].Err(), ptc.ErrSuspended)
+	_, err = f.ex.Resume(ctx, pipeline.Batch{}, rs[0].Continuation, pipeline.Answer{Approved: true}, ptc.RunOptions{})
+	require.ErrorIs(t, err, ptc.ErrRecording)
+	require.Contains(t, err.Error(), `suspended for agent scope`)
+	r, err := f.ex.Resume(ctx, pipeline.Batch{Agent: mailer}, rs[0].Continuation, pipeline.Answer{Approved: true}, ptc.RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, "sent by the agent's tool", ptc.ContentText(r.Content))
+	require.EqualValues(t, 1, agentSends.Load())
+	require.EqualValues(t, 0, deploymentSends.Load())
+}
+
+// Review of issue 14: a call in flight beside the asking one when the run
+// suspends finishes, and the resume answers it from the continuation: no
+// tool is called twice.
+func TestResume_inFlightCallFinishes(t *testing.T) {
+	key := []byte("0123456789abcdef0123456789abcdef")
+	f, _, sends := askFixture(t, key)
+	var fetches atomic.Int32
+	_, err := f.reg.Register(rawTool("fetch", registry.Parallel, func(ctx context.Context, _ json.RawMessage) (any, error) {
+		fetches.Add(1)
+		select {
+		case <-time.After(300 * time.Millisecond):
+			return "page", nil
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}))
+	require.NoError(t, err)
+	// send is serial: make it parallel here so that both are in flight.
+	ctx := context.Background()
+	const code = `return await Promise.all([tools.fetch({}), tools.lookup({n: 3}).then(() => tools.send({to: "y"}))])`
+	r, err := f.ex.Run(ctx, code, ptc.RunOptions{SuspendAsks: true})
+	require.NoError(t, err)
+	require.ErrorIs(t, r.Err(), ptc.ErrSuspended)
+	require.EqualValues(t, 1, fetches.Load())
+	require.True(t, r.Recording.Calls[0].Done, "the fetch in flight finished and was recorded")
+	r2, err := f.ex.Resume(ctx, pipeline.Batch{}, r.Continuation, pipeline.Answer{Approved: true}, ptc.RunOptions{})
+	require.NoError(t, err)
+	require.NoError(t, r2.Err(), ptc.ContentText(r2.Content))
+	require.Equal(t, `["page", "sent"]`, ptc.ContentText(r2.Content))
+	require.EqualValues(t, 1, fetches.Load(), "fetch was not made again")
+	require.EqualValues(t, 1, sends.Load())
+}
+
+// Review of issue 14: approval time does not count while another call
+// waits for its turn behind the one being approved, live or deterministic.
+func TestExecute_approvalTimeWithQueuedCall(t *testing.T) {
+	for _, det := range []bool{false, true} {
+		t.Run(fmt.Sprint("deterministic=", det), func(t *testing.T) {
+			f, _, sends := askFixture(t, nil)
+			b := pipeline.Batch{Calls: []pipeline.RawCall{runCall(`const t0 = Date.now(); const r = await Promise.all([tools.send({to: "x"}), tools.lookup({n: 1})]); return [r, Date.now() - t0 < 400]`)},
+				Approver: func(ctx context.Context, _ *pipeline.Invocation, _ string) (pipeline.Answer, error) {
+					select {
+					case <-time.After(1200 * time.Millisecond):
+					case <-ctx.Done():
+						return pipeline.Answer{}, ctx.Err()
+					}
+					return pipeline.Answer{Approved: true}, nil
+				}}
+			opts := ptc.RunOptions{Limits: ptc.Limits{Timeout: 500 * time.Millisecond}}
+			if det {
+				opts.Deterministic = &ptc.Deterministic{}
+			}
+			rs, err := f.ex.ExecuteWith(context.Background(), b, opts)
+			require.NoError(t, err)
+			require.NoError(t, rs[0].Err(), ptc.ContentText(rs[0].Content))
+			want := `[["sent", "addr-1"], `
+			require.True(t, strings.HasPrefix(ptc.ContentText(rs[0].Content), want), ptc.ContentText(rs[0].Content))
+			if det {
+				require.Contains(t, ptc.ContentText(rs[0].Content), "true]", "the virtual clock did not move by the approval")
+			}
+			require.EqualValues(t, 1, sends.Load())
+		})
+	}
+}
+
+// Review of issue 14: a recording of a run its caller cancelled while it
+// waited replays to the same end at once, not after the time limit.
+func TestReplay_cutRun(t *testing.T) {
+	f := newFixture(t, host.Limits{Timeout: 20 * time.Second}, rawTool("slow", registry.Parallel, func(ctx context.Context, _ json.RawMessage) (any, error) {
+		<-ctx.Done()
+		return nil, ctx.Err()
+	}), echoTool())
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	r, err := f.ex.Run(ctx, `console.log(await tools.echo({a: 1})); await tools.slow({})`, ptc.RunOptions{Record: true})
+	require.NoError(t, err)
+	require.Equal(t, host.KindAborted, r.Run.Kind, ptc.ContentText(r.Content))
+	began := time.Now()
+	again, err := newFixture(t, host.Limits{}).ex.Replay(context.Background(), roundTrip(t, r.Recording), ptc.ReplayOptions{})
+	require.NoError(t, err)
+	require.Less(t, time.Since(began), 5*time.Second)
+	require.Nil(t, again.Divergence, "%v", again.Divergence)
+	require.Equal(t, host.KindAborted, again.Run.Kind)
+	require.Equal(t, ptc.ContentText(r.Content), ptc.ContentText(again.Content))
+}
+
+func TestNew_shortContinuationKey(t *testing.T) {
+	f := newFixture(t, host.Limits{})
+	_, err := ptc.New(context.Background(), ptc.Config{Pipeline: f.pipe, Host: sharedHost(t), ContinuationKey: []byte("short")})
+	require.ErrorContains(t, err, "at least 32 random bytes")
+}

@@ -127,6 +127,9 @@ func (s *session) settle(r *Result, rep *report) {
 		return // the program never ran
 	}
 	pending := s.pending()
+	if r.Run == nil || r.Run.Kind != KindSuspended {
+		pending = nil // the run ended otherwise before the ask could suspend it
+	}
 	var rec *Recording
 	if s.plan.records() {
 		rec = s.recording(rep.program, rep.limits, out)
@@ -137,7 +140,7 @@ func (s *session) settle(r *Result, rep *report) {
 	}
 	if pending != nil {
 		r.Pending = pending
-		c, err := s.e.seal(rec, pending)
+		c, err := s.e.seal(rec, pending, s.agent)
 		if err != nil {
 			r.Content = []registry.Part{registry.TextPart("Error: code run failed (internal): " + err.Error())}
 			r.Run.Kind, r.Pending = host.KindInternal, nil
@@ -155,10 +158,15 @@ func (s *session) compare(r *Result, got *Recording) *Divergence {
 	s.mu.Lock()
 	d := s.divergence
 	s.mu.Unlock()
+	src := s.plan.src
 	if d != nil {
+		if r.Run != nil {
+			c := *d
+			c.Diff = lineDiff(contentLines(src.Content), contentLines(r.Content))
+			return &c
+		}
 		return d
 	}
-	src := s.plan.src
 	if r.Run == nil {
 		return &Divergence{Reason: "the replay did not run the program"}
 	}

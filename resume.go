@@ -36,18 +36,20 @@ type continuation struct {
 	ID        string          `json:"id"`
 	Recording json.RawMessage `json:"recording"`
 	Pending   PendingAsk      `json:"pending"`
+	// Agent is the scope the run was suspended in.
+	Agent registry.Scope `json:"agent"`
 }
 
 // seal encodes a continuation and signs it: base64url(JSON) "."
 // base64url(HMAC-SHA256(key, JSON)).
-func (e *Executor) seal(rec *Recording, p *PendingAsk) ([]byte, error) {
+func (e *Executor) seal(rec *Recording, p *PendingAsk, agent registry.Scope) ([]byte, error) {
 	var id [16]byte
 	_, _ = crand.Read(id[:])
 	rb, err := json.Marshal(rec)
 	if err != nil {
 		return nil, fmt.Errorf("encode the continuation: %w", err)
 	}
-	payload, err := json.Marshal(continuation{ID: hex.EncodeToString(id[:]), Recording: rb, Pending: *p})
+	payload, err := json.Marshal(continuation{ID: hex.EncodeToString(id[:]), Recording: rb, Pending: *p, Agent: agent})
 	if err != nil {
 		return nil, fmt.Errorf("encode the continuation: %w", err)
 	}
@@ -103,13 +105,17 @@ func (e *Executor) unseal(c []byte) (*continuation, *Recording, error) {
 // suspension is made again), and goes on live from the pending call,
 // which runs if the decision approves it and rejects with DENIED if not.
 // A later ask suspends the run again (opts.SuspendAsks) or goes to no
-// approver (ASK_UNANSWERED). The tools must be those the run saw: when the
-// declarations differ, Resume refuses. A continuation resumes once per
-// executor: the second Resume returns ErrResumed (an executor remembers
-// the last 65,536 it resumed; callers resuming across processes keep their
-// own record of Result.Pending). Errors match ErrRecording, ErrResumed, or
-// are the options'.
-func (e *Executor) Resume(ctx context.Context, cont []byte, decision pipeline.Answer, opts RunOptions) (*Result, error) {
+// approver (b.Approver; none: ASK_UNANSWERED). b is the environment the
+// run resumes in, as the suspended batch had it: its Agent (which must be
+// the one the run was suspended in), ToolSet, Approver and Log; its Calls
+// are ignored. The tools must be those the run saw: when the declarations
+// differ, Resume refuses. The run has the recording's limits, its time
+// limit counted afresh. A continuation resumes once per executor: the
+// second Resume returns ErrResumed (an executor remembers the last 65,536
+// it resumed; a fleet of executors sharing a key cannot know, so callers
+// resuming across processes must keep their own record). Errors match
+// ErrRecording, ErrResumed, or are the options'.
+func (e *Executor) Resume(ctx context.Context, b pipeline.Batch, cont []byte, decision pipeline.Answer, opts RunOptions) (*Result, error) {
 	if err := e.checkOptions(opts); err != nil {
 		return nil, err
 	}
@@ -117,7 +123,10 @@ func (e *Executor) Resume(ctx context.Context, cont []byte, decision pipeline.An
 	if err != nil {
 		return nil, err
 	}
-	s := e.sdks.get(registry.Scope{}, nil)
+	if k.Agent != b.Agent {
+		return nil, fmt.Errorf("%w: the run was suspended for agent scope %q, not %q", ErrRecording, k.Agent, b.Agent)
+	}
+	s := e.sdks.get(b.Agent, b.ToolSet)
 	if now := declarationsDigest(s.TypeScript()); now != rec.DeclarationsSHA256 {
 		return nil, fmt.Errorf("%w: the tools changed since the run was suspended (declarations sha256 %.12s…, now %.12s…): run the program again", ErrRecording, rec.DeclarationsSHA256, now)
 	}
@@ -125,7 +134,8 @@ func (e *Executor) Resume(ctx context.Context, cont []byte, decision pipeline.An
 		return nil, ErrResumed
 	}
 	pl := &plan{opts: opts, src: rec, sdk: s, resume: true, pending: k.Pending.Call, decision: decision}
-	return e.executePlan(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCodeCall(rec.Program)}}, rec.Limits.WithDefaults(), pl)[0], nil
+	b.Calls = []pipeline.RawCall{runCodeCall(rec.Program)}
+	return e.executePlan(ctx, b, rec.Limits.WithDefaults(), pl)[0], nil
 }
 
 // spentSet remembers the continuations an executor resumed, the oldest

@@ -8,11 +8,13 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/registry"
 )
 
 // plan is what a batch's runs do beyond running: the options, and for a
@@ -41,6 +43,10 @@ type session struct {
 	sdk   *sdk
 	seed  [32]byte
 	order *order // the run's admission order, which answered calls skip
+	agent registry.Scope
+	// bound ends the calls a suspension lets finish: the batch's context,
+	// within the run's time limit.
+	bound context.Context
 
 	mu         sync.Mutex
 	divergence *Divergence
@@ -86,6 +92,8 @@ func (s *session) program(p *host.Program) {
 		p.Virtual = src.Virtual
 		p.Start = src.Start
 		p.Replay = src.trace()
+		// A replay of a run cut while it waited ends where it was cut.
+		p.Replay.Cut = !pl.resume && (src.Kind == host.KindTimeout || src.Kind == host.KindAborted)
 		p.Answer = s
 		p.Dispatcher = &heldBack{inner: p.Dispatcher, s: s}
 	}
@@ -178,7 +186,7 @@ func (s *session) approver(batch pipeline.Approver) pipeline.Approver {
 			}
 			s.mu.Unlock()
 			if first {
-				host.EndRun(ctx, "suspended: waiting for approval of tools."+inv.Name())
+				host.EndRun(ctx, suspendedPrefix+"waiting for approval of tools."+inv.Name())
 			}
 			return pipeline.Answer{}, errSuspending
 		}
@@ -189,6 +197,43 @@ func (s *session) approver(batch pipeline.Approver) pipeline.Approver {
 		defer release()
 		return batch(ctx, inv, question)
 	}
+}
+
+// suspendedPrefix starts the host's message of a run ended for an ask.
+const suspendedPrefix = "suspended: "
+
+// shield gives a call that is running a context that the run's end
+// cancels, unless the run was suspended: then the call finishes (within
+// the batch's context and the run's time limit) and its result goes into
+// the continuation, so that the resume does not make it again.
+func (s *session) shield(ctx context.Context) (context.Context, func()) {
+	cctx, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	stop1 := context.AfterFunc(ctx, func() {
+		if s.pending() == nil {
+			cancel(context.Cause(ctx))
+		}
+	})
+	stop2 := context.AfterFunc(s.bound, func() { cancel(context.Cause(s.bound)) })
+	return cctx, func() {
+		stop1()
+		stop2()
+		cancel(nil)
+	}
+}
+
+// recordedMessage is the failure message of a recorded run's content.
+func recordedMessage(src *Recording) string {
+	if len(src.Content) == 0 {
+		return ""
+	}
+	t := src.Content[0].Text
+	if i := strings.Index(t, "): "); i >= 0 {
+		t = t[i+3:]
+	}
+	if i := strings.Index(t, "\n\nCaptured output:"); i >= 0 {
+		t = t[:i]
+	}
+	return t
 }
 
 var (
@@ -253,7 +298,8 @@ func (s *session) recording(program string, lim Limits, out *host.Outcome) *Reco
 			Value: sc.value, Code: string(sc.Code), Message: sc.message, Content: sc.parts(), Context: sc.contextParts()}
 		// A call cut by the run's end (or the ask that suspended it) did
 		// not finish: a replay holds it back, a resume makes it again.
-		rc.Done = seq != pending && sc.Code != pipeline.CodeAborted && sc.Code != pipeline.CodeAbortedBeforeDispatch
+		// A result the program received is part of what it did, whatever it was.
+		rc.Done = rc.Received || (seq != pending && sc.Code != pipeline.CodeAborted && sc.Code != pipeline.CodeAbortedBeforeDispatch)
 		if t, ok := timing[seq]; ok {
 			rc.At, rc.Took = t.At, t.Took
 		} else if sc.Outcome != nil {

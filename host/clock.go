@@ -26,6 +26,11 @@ type Trace struct {
 	// Calls are the timings of the subcalls whose results came back, in
 	// the order they did.
 	Calls []CallTiming
+	// Cut, in a trace being followed, says that the recorded run was cut
+	// (by its time limit or its caller) while it waited after the last
+	// recorded wait: a run that reaches the end of the trace at a wait
+	// ends there (KindAborted, "the recorded run ended here").
+	Cut bool
 }
 
 // CallTiming is when one subcall started and how long it took, on the
@@ -179,10 +184,26 @@ type callState struct {
 	context.Context
 	r *run
 
-	mu    sync.Mutex
-	holds int
-	from  time.Time
-	held  time.Duration
+	mu     sync.Mutex
+	holds  int
+	from   time.Time
+	held   time.Duration
+	closed bool // Dispatch returned: later holds and releases do nothing
+}
+
+// close ends the call's holds when its Dispatch returned: a hold never
+// released must not pause the run's clock for the calls after it.
+func (c *callState) close() {
+	c.mu.Lock()
+	open := c.holds > 0
+	if open {
+		c.held += time.Since(c.from)
+	}
+	c.holds, c.closed = 0, true
+	c.mu.Unlock()
+	if open {
+		c.r.pause.change(nil, 0, -1)
+	}
 }
 
 type callStateKey struct{}
@@ -217,6 +238,10 @@ func Hold(ctx context.Context) (release func()) {
 		return func() {}
 	}
 	c.mu.Lock()
+	if c.closed {
+		c.mu.Unlock()
+		return func() {}
+	}
 	c.holds++
 	first := c.holds == 1
 	if first {
@@ -230,6 +255,10 @@ func Hold(ctx context.Context) (release func()) {
 	return func() {
 		once.Do(func() {
 			c.mu.Lock()
+			if c.closed {
+				c.mu.Unlock()
+				return
+			}
 			c.holds--
 			last := c.holds == 0
 			if last {

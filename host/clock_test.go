@@ -228,3 +228,21 @@ func TestEndRun(t *testing.T) {
 	require.Equal(t, []int{1}, out.Received, "the ending call's result never reached the program")
 	host.EndRun(context.Background(), "outside a run: nothing happens")
 }
+
+// Review of issue 14: a hold its Dispatch never released ends with the
+// Dispatch; it does not pause the clock for the calls after it.
+func TestHold_leaked(t *testing.T) {
+	h := newHost(t, host.Config{})
+	d := host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
+		if c.Seq == 1 {
+			host.Hold(ctx) // never released
+			return host.Reply{Value: json.RawMessage(`1`)}
+		}
+		<-ctx.Done() // a hung tool
+		return host.Reply{}
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	out := h.Run(ctx, host.Program{Source: `await __ptc_call("a", {}); await __ptc_call("b", {})`, Dispatcher: d, Limits: host.Limits{Timeout: 200 * time.Millisecond}})
+	require.Equal(t, host.KindTimeout, out.Kind, out.Text())
+}

@@ -32,7 +32,10 @@ const (
 // caller's deadline or cancellation, or a shutdown, is never attributed to
 // the program's own time limit.
 const (
-	MessageDeadline   = "the caller's deadline passed"
+	MessageDeadline = "the caller's deadline passed"
+	// MessageTraceEnd ends a run that reached the end of a cut trace
+	// (Trace.Cut): where the recorded run was stopped.
+	MessageTraceEnd   = "the recorded run ended here"
 	MessageCancelled  = "cancelled by the caller"
 	MessageShutdown   = "the executor shut down"
 	MessageNotStarted = "cancelled before it started"

@@ -119,9 +119,9 @@ type run struct {
 	clk      timeline
 	timed    bool
 	callTime int64 // Program.CallTime, on a virtual clock
-	answer Answerer
-	flying map[int32]flight
-	known  []completion
+	answer   Answerer
+	flying   map[int32]flight
+	known    []completion
 	// ended is why the Answerer or EndRun ended the run.
 	ended string
 
@@ -152,10 +152,10 @@ type run struct {
 }
 
 func newRun(d Dispatcher, lim Limits, cancelCalls context.CancelFunc) *run {
-	n := lim.Subcalls
-	if n > 4096 {
-		n = 4096
-	}
+	// A few completions wait in the channel; a call that comes back while
+	// it is full waits on its own goroutine until the guest takes one. A
+	// channel sized to the subcall limit cost every sandbox tens of KiB.
+	n := min(lim.InFlight, readyBuffer)
 	return &run{
 		d:           d,
 		lim:         lim,
@@ -168,6 +168,9 @@ func newRun(d Dispatcher, lim Limits, cancelCalls context.CancelFunc) *run {
 		cancelCalls: cancelCalls,
 	}
 }
+
+// readyBuffer bounds the completions buffered for the guest.
+const readyBuffer = 16
 
 // A run that has computed for longer than yieldAfter yields its thread to
 // other goroutines at its next poll every yieldEvery. Go's scheduler would
@@ -338,6 +341,7 @@ func (r *run) dispatchInline(ctx context.Context) (completion, bool) {
 	r.sem <- struct{}{} // free: no other call is outstanding
 	r.pause.change(&yes, 1, 0)
 	reply, ok := r.safeDispatch(cs, d.call)
+	cs.close()
 	r.pause.change(&no, -1, 0)
 	<-r.sem
 	if !ok || r.stopped() {
@@ -386,6 +390,7 @@ func (r *run) dispatch(cs *callState, d *deferredCall) {
 	}
 	r.pause.change(nil, 1, 0)
 	reply, ok := r.safeDispatch(cs, d.call)
+	cs.close()
 	r.pause.change(nil, -1, 0)
 	if !ok {
 		return
@@ -563,7 +568,7 @@ func (r *run) waitVirtual(ctx context.Context, timeout int64) int64 {
 		}
 		best, target := -1, noEvent
 		for i, c := range r.known {
-			if e := c.at + c.took; e < target || (e == target && c.seq < r.known[best].seq) {
+			if e := c.at + c.took; best < 0 || e < target || (e == target && c.seq < r.known[best].seq) {
 				best, target = i, e
 			}
 		}
@@ -656,6 +661,15 @@ func (r *run) advance(e int64) bool {
 func (r *run) waitTape(ctx context.Context, timeout int64) int64 {
 	tape := r.clk.tape
 	if r.clk.wi >= len(tape.Waits) {
+		if tape.Cut {
+			r.mu.Lock()
+			if r.ended == "" {
+				r.ended = MessageTraceEnd
+			}
+			r.mu.Unlock()
+			r.stop(stopEnded)
+			return -1
+		}
 		return r.offTape(ctx, timeout)
 	}
 	want := tape.Waits[r.clk.wi]
