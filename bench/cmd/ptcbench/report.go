@@ -51,6 +51,15 @@ func (r report) rows() []row {
 	return rows
 }
 
+func (r report) spec(name string) engineSpec {
+	for _, s := range r.specs {
+		if s.name == name {
+			return s
+		}
+	}
+	return engineSpec{}
+}
+
 // idleExceptions names the engines measured with another number of idle
 // sandboxes.
 func (r report) idleExceptions() string {
@@ -97,7 +106,11 @@ func (r report) write() error {
 				p(" n/a |")
 				continue
 			}
-			p(" %s |", format(bench.Summarize(c.samples).Median, rw.unit))
+			v := format(bench.Summarize(c.samples).Median, rw.unit)
+			if s := r.spec(n); rw.id == rowRSS && s.idle != 0 {
+				v += fmt.Sprintf(" (%d alive)", s.idle)
+			}
+			p(" %s |", v)
 		}
 		p("\n")
 	}
