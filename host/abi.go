@@ -134,6 +134,7 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime, h *Host) error {
 			r.stop(stopFromContext(ctx))
 		}
 		r.overdue(time.Now())
+		r.cutHere()
 		r.finish(api.DecodeI32(s[0]), data)
 	}, []api.ValueType{i32, i32, i32}, nil)
 	// script(id, ptr, cap) -> the size of the bytecode of the guest's own

@@ -661,13 +661,7 @@ func (r *run) advance(e int64) bool {
 func (r *run) waitTape(ctx context.Context, timeout int64) int64 {
 	tape := r.clk.tape
 	if r.clk.wi >= len(tape.Waits) {
-		if tape.Cut {
-			r.mu.Lock()
-			if r.ended == "" {
-				r.ended = MessageTraceEnd
-			}
-			r.mu.Unlock()
-			r.stop(stopEnded)
+		if r.cutHere() {
 			return -1
 		}
 		return r.offTape(ctx, timeout)
@@ -727,6 +721,23 @@ func (r *run) waitTape(ctx context.Context, timeout int64) int64 {
 		}
 		r.pause.change(&no, 0, 0)
 	}
+}
+
+// cutHere ends the run, and reports true, when it follows a cut trace
+// (Trace.Cut) to its end: the recorded run was stopped after its last
+// recorded wait, so the replay stops there too (at its next wait, or at
+// its finish, which in the recorded run came after the stop).
+func (r *run) cutHere() bool {
+	if !r.clk.taping || !r.clk.tape.Cut || r.clk.wi < len(r.clk.tape.Waits) {
+		return false
+	}
+	r.mu.Lock()
+	if r.ended == "" {
+		r.ended = MessageTraceEnd
+	}
+	r.mu.Unlock()
+	r.stop(stopEnded)
+	return true
 }
 
 // offTape leaves the trace and waits in the run's own mode.
