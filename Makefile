@@ -23,7 +23,7 @@ TSC := $(TSC_DIR)/node_modules/.bin/tsc
 MCP_SERVERS_DIR := mcp/testdata/everything
 MCP_SERVERS := $(MCP_SERVERS_DIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 
-.PHONY: build run test lint fuzz soak bench guest guest-check tsc mcp-servers clean
+.PHONY: build run test lint fuzz soak bench bench-peers guest guest-check tsc mcp-servers clean
 
 guest: $(GUEST_WASM) $(GUEST_INTL)
 
@@ -87,6 +87,13 @@ soak: $(GUEST_WASM) $(GUEST_INTL)
 bench: $(GUEST_WASM) $(GUEST_INTL)
 	$(GO) test -run '^$$' -bench . -count 5 ./... | tee bench.txt
 	$(GO) run $(BENCHSTAT) bench.txt
+
+# Not part of make test: ptc side by side with goja, quickjs-go, a
+# wasmtime-hosted guest and the npm peers run, quickjs-emscripten and
+# isolated-vm (bench/, its own module); writes bench/RESULTS.md. About
+# half an hour on 2 cores.
+bench-peers: $(GUEST_WASM) $(GUEST_INTL)
+	$(MAKE) -C bench results
 
 clean:
 	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_WASM) $(GUEST_INTL) $(GUEST_DIR)/intl/node_modules $(TSC_DIR)/node_modules $(MCP_SERVERS_DIR)/node_modules bench.txt
