@@ -120,6 +120,24 @@ func BenchmarkHost_Run(b *testing.B) {
 	})
 }
 
+// BenchmarkHost_Run_recycle compares a run on an instance an earlier run
+// left (the default) with one on a new instance (Config.FreshInstances).
+func BenchmarkHost_Run_recycle(b *testing.B) {
+	for _, fresh := range []bool{false, true} {
+		h := newHost(b, host.Config{FreshInstances: fresh})
+		name := "recycled"
+		if fresh {
+			name = "fresh"
+		}
+		b.Run(name+"/return_1", func(b *testing.B) {
+			benchRun(b, h, host.Program{Source: `return 1`}, "1")
+		})
+		b.Run(name+"/subcall_1", func(b *testing.B) {
+			benchRun(b, h, host.Program{Dispatcher: echo, Source: `return (await __ptc_call("echo", {a: 1})).a`}, "1")
+		})
+	}
+}
+
 // BenchmarkHost_Run_subcallRoundTrip isolates one subcall: the difference
 // between 1001 and 1 sequential subcalls, divided by 1000, is what each
 // round trip costs. Reported as ns/subcall.

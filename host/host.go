@@ -10,6 +10,7 @@ import (
 	"io"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -38,6 +39,13 @@ type Config struct {
 	// Wasm overrides the guest module (tests use this for hostile guests);
 	// nil means the QuickJS guest GuestPath and quickjs.Find locate.
 	Wasm []byte
+	// FreshInstances gives every run a new guest instance. By default a
+	// run may get an instance an earlier run left clean (it returned
+	// normally: no stop, trap or fault, and its memory did not grow),
+	// whose whole memory was reset to its image: the same state as a new
+	// instance at a fraction of the cost (RATIONALE.md, "Why recycle
+	// instances?").
+	FreshInstances bool
 }
 
 // Host compiles the guest once and runs programs in fresh instances of it.
@@ -50,6 +58,10 @@ type Host struct {
 	// starts from it (or from a prelude's image built on it) instead of
 	// creating a QuickJS context anew. nil when the guest has no ptc_init.
 	base *image
+	// noRecycle is Config.FreshInstances; recycled counts the runs that
+	// got an instance an earlier run left.
+	noRecycle bool
+	recycled  atomic.Int64
 	// fresh is the memory of a new instance, which images are diffed against.
 	fresh    []byte
 	preludes preludeCache
@@ -95,7 +107,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		rc = rc.WithCompilationCache(c)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
-	h := &Host{rt: rt, cache: cache}
+	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances}
 	h.life, h.kill = context.WithCancelCause(context.Background())
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		h.Close(ctx)
@@ -438,37 +450,59 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	if img != nil {
 		mc = mc.WithStartFunctions() // the snapshot was taken after _initialize
 	}
-	mc = mc.WithWalltime(r.clk.walltime, 1).WithNanotime(r.clk.nanotime, 1)
-	if p.Random != nil {
-		mc = mc.WithRandSource(p.Random)
-	} else {
-		mc = mc.WithRandSource(crand.Reader)
+	random := p.Random
+	if random == nil {
+		random = crand.Reader
 	}
-
-	alloc := newAllocator(pageLimitBytes(lim.MemoryBytes))
+	limit := pageLimitBytes(lim.MemoryBytes)
+	alloc := newAllocator(limit)
 	callCtx := withRun(experimental.WithMemoryAllocator(callsCtx, alloc), r)
-	if min := h.minMemoryBytes(img); min > pageLimitBytes(lim.MemoryBytes) {
+	if min := h.minMemoryBytes(img); min > limit {
 		r.fault(KindMemory, "the guest's initial memory of "+strconv.FormatUint(min, 10)+" bytes exceeds the memory limit")
 		r.fillFrom(out)
 		return finish()
 	}
-	mod, err := h.instantiate(callCtx, mc)
-	if err != nil {
-		if runCtx.Err() != nil {
-			r.stop(stopFromContext(runCtx))
+	// An instance of the image that an earlier run left clean (see
+	// instance), or a new one.
+	var inst *instance
+	if img != nil && !h.noRecycle {
+		if inst = img.pool.take(limit); inst != nil {
+			h.recycled.Add(1)
 		}
-		r.callFailed(err)
-		r.fillFrom(out)
-		return finish()
 	}
-	defer mod.Close(context.Background())
-	if img != nil {
-		if err := restore(mod, img); err != nil {
-			r.fault(KindMemory, "start the guest: "+err.Error())
+	if inst == nil {
+		inst = &instance{img: img, limit: limit}
+		mc = mc.WithWalltime(inst.walltime, 1).WithNanotime(inst.nanotime, 1).WithRandSource(inst)
+		inst.bind(r, random)
+		mod, err := h.instantiate(callCtx, mc)
+		if err != nil {
+			if runCtx.Err() != nil {
+				r.stop(stopFromContext(runCtx))
+			}
+			r.callFailed(err)
 			r.fillFrom(out)
 			return finish()
 		}
+		inst.mod = mod
+		if img != nil {
+			if err := restore(mod, img); err != nil {
+				_ = mod.Close(context.Background())
+				r.fault(KindMemory, "start the guest: "+err.Error())
+				r.fillFrom(out)
+				return finish()
+			}
+		}
 	}
+	inst.bind(r, random)
+	mod := inst.mod
+	clean := false
+	defer func() {
+		if img == nil || h.noRecycle {
+			_ = mod.Close(context.Background())
+			return
+		}
+		img.pool.give(inst, clean && h.life.Err() == nil)
+	}()
 	defer func() {
 		if m := mod.ExportedMemory("memory"); m != nil {
 			out.MemoryBytes = uint64(m.Size())
@@ -488,7 +522,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 			return finish()
 		}
 	}
-	err = r.exec(callCtx, mod, p.Source)
+	err := r.exec(callCtx, mod, p.Source)
 	if runCtx.Err() != nil {
 		// The watcher runs on its own goroutine; record the reason now so
 		// the outcome never depends on who won that race.
@@ -497,6 +531,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	if err != nil {
 		r.callFailed(err)
 	}
+	clean = err == nil && r.reusable()
 	r.fillFrom(out)
 	return finish()
 }

@@ -30,7 +30,7 @@ var shared sync.Map // struct{} -> *host.Host
 // guest under -race takes seconds.
 func newHost(t testing.TB, cfg host.Config) *host.Host {
 	t.Helper()
-	if cfg.CompilationCacheDir == "" && cfg.Wasm == nil {
+	if cfg.CompilationCacheDir == "" && cfg.Wasm == nil && !cfg.FreshInstances {
 		if h, ok := shared.Load(struct{}{}); ok {
 			return h.(*host.Host)
 		}

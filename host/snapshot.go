@@ -15,6 +15,8 @@ import (
 type image struct {
 	mem    []byte
 	chunks []chunk
+	// pool keeps instances started from this image between runs.
+	pool pool
 }
 
 // preludeCacheSize bounds the prelude images a host keeps. An agent runtime
@@ -117,6 +119,9 @@ func (c *preludeCache) evictLocked() {
 	}
 	if oldest != nil {
 		delete(c.entries, victim)
+		if oldest.img != nil {
+			oldest.img.pool.close()
+		}
 	}
 }
 

@@ -1187,6 +1187,9 @@ EXPORT("ptc_compile") uint8_t *ptc_compile(char *src, uint32_t len) {
 
 static int initialised;
 
+// HEADROOM is the free heap ptc_init leaves for the runs.
+#define HEADROOM (192 * 1024)
+
 // ptc_init creates the runtime, the context and the bootstrap. The host
 // may call it once, snapshot the linear memory, and start later instances
 // from that snapshot; ptc_run calls it itself when it was not called.
@@ -1196,6 +1199,12 @@ EXPORT("ptc_init") int32_t ptc_init(void) {
     int r = setup();
     scrub = 0;
     if (r != 0) return -1;
+    // Leave the allocator free space at the top of the heap, so that a run
+    // of an ordinary program takes its memory from there instead of growing
+    // the linear memory: the host reuses an instance whose memory did not
+    // grow past its snapshot (host/pool.go). The pages stay zero until used.
+    void *volatile headroom = malloc(HEADROOM); // volatile: kept by the compiler
+    free(headroom);
     initialised = 1;
     return 0;
 }
