@@ -294,6 +294,10 @@ func (h *Host) Close(ctx context.Context) error {
 			<-done // runs stop within milliseconds once killed
 		}
 		h.kill(ErrShutdown)
+		if h.base != nil {
+			h.base.pool.close()
+		}
+		h.preludes.closePools()
 		err := h.rt.Close(context.WithoutCancel(ctx))
 		if h.cache != nil {
 			if cerr := h.cache.Close(context.WithoutCancel(ctx)); err == nil {

@@ -125,6 +125,21 @@ func (c *preludeCache) evictLocked() {
 	}
 }
 
+// closePools closes the idle instances of every cached image.
+func (c *preludeCache) closePools() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range c.entries {
+		select {
+		case <-e.ready:
+			if e.img != nil {
+				e.img.pool.close()
+			}
+		default:
+		}
+	}
+}
+
 var errPreludeNoReason = errors.New("prelude failed without a reason")
 
 // buildPreludeImage runs src in a throwaway instance started from the base
