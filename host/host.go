@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	crand "crypto/rand"
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -58,6 +59,10 @@ type Host struct {
 	// starts from it (or from a prelude's image built on it) instead of
 	// creating a QuickJS context anew. nil when the guest has no ptc_init.
 	base *image
+	// artifacts keeps derived artifacts beside the compilation cache;
+	// guestSum is the sha256 of the guest module they derive from.
+	artifacts artifacts
+	guestSum  [32]byte
 	// noRecycle is Config.FreshInstances; recycled counts the runs that
 	// got an instance an earlier run left.
 	noRecycle bool
@@ -107,7 +112,8 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		rc = rc.WithCompilationCache(c)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
-	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances}
+	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances,
+		artifacts: artifacts{dir: cfg.CompilationCacheDir}, guestSum: sha256.Sum256(wasm)}
 	h.life, h.kill = context.WithCancelCause(context.Background())
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		h.Close(ctx)

@@ -59,7 +59,7 @@ func (h *Host) compileScripts(ctx context.Context, intl []byte) error {
 		}
 		srcs = append(srcs, src)
 	}
-	codes, err := h.compile(ctx, srcs...)
+	codes, err := h.compileCached(ctx, srcs...)
 	if err != nil {
 		return err
 	}
@@ -131,7 +131,7 @@ func (h *Host) script(id int32) []byte {
 		}
 		ctx, cancel := context.WithTimeout(h.life, intlCompileTimeout)
 		defer cancel()
-		codes, err := h.compile(ctx, s.intlSrc)
+		codes, err := h.compileCached(ctx, s.intlSrc)
 		if err != nil {
 			s.intlErr = err
 			return
