@@ -143,25 +143,33 @@ type pauser struct {
 	total   time.Duration
 }
 
-func (p *pauser) update(now time.Time) {
+// update starts or ends a pause when the state says so; the clock is read
+// only then, not on every change.
+func (p *pauser) update() {
 	paused := p.waiting && p.pending > 0 && p.held == p.pending
 	switch {
 	case paused && p.since.IsZero():
-		p.since = now
+		p.since = time.Now()
 	case !paused && !p.since.IsZero():
-		p.total += now.Sub(p.since)
+		p.total += time.Since(p.since)
 		p.since = time.Time{}
 	}
 }
 
-func (p *pauser) change(waiting *bool, pending, held int) {
+// wait records that the guest starts or stops waiting for a subcall.
+func (p *pauser) wait(waiting bool) {
 	p.mu.Lock()
-	if waiting != nil {
-		p.waiting = *waiting
-	}
+	p.waiting = waiting
+	p.update()
+	p.mu.Unlock()
+}
+
+// add counts subcalls dispatched (pending) and held by a person (held).
+func (p *pauser) add(pending, held int) {
+	p.mu.Lock()
 	p.pending += pending
 	p.held += held
-	p.update(time.Now())
+	p.update()
 	p.mu.Unlock()
 }
 
@@ -175,8 +183,6 @@ func (p *pauser) paused(now time.Time) time.Duration {
 	}
 	return d
 }
-
-var yes, no = true, false
 
 // callState is a dispatched subcall's context: it lets Hold find the call
 // and its run, and records how long the call was held.
@@ -202,7 +208,7 @@ func (c *callState) close() {
 	c.holds, c.closed = 0, true
 	c.mu.Unlock()
 	if open {
-		c.r.pause.change(nil, 0, -1)
+		c.r.pause.add(0, -1)
 	}
 }
 
@@ -249,7 +255,7 @@ func Hold(ctx context.Context) (release func()) {
 	}
 	c.mu.Unlock()
 	if first {
-		c.r.pause.change(nil, 0, 1)
+		c.r.pause.add(0, 1)
 	}
 	var once sync.Once
 	return func() {
@@ -266,7 +272,7 @@ func Hold(ctx context.Context) (release func()) {
 			}
 			c.mu.Unlock()
 			if last {
-				c.r.pause.change(nil, 0, -1)
+				c.r.pause.add(0, -1)
 			}
 		})
 	}

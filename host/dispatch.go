@@ -42,12 +42,7 @@ func EndRun(ctx context.Context, message string) {
 	if c == nil {
 		return
 	}
-	c.r.mu.Lock()
-	if c.r.ended == "" {
-		c.r.ended = message
-	}
-	c.r.mu.Unlock()
-	c.r.stop(stopEnded)
+	c.r.end(message)
 }
 
 // DispatcherFunc adapts a function to a Dispatcher.

@@ -279,10 +279,7 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 	if r.answer != nil {
 		reply, took, ok, err := r.answer.Answer(d.call)
 		if err != nil {
-			r.mu.Lock()
-			r.ended = err.Error()
-			r.mu.Unlock()
-			r.stop(stopEnded)
+			r.end(err.Error())
 			return -1
 		}
 		if ok {
@@ -339,10 +336,12 @@ func (r *run) dispatchInline(ctx context.Context) (completion, bool) {
 	}
 	cs := &callState{Context: d.ctx, r: r}
 	r.sem <- struct{}{} // free: no other call is outstanding
-	r.pause.change(&yes, 1, 0)
+	r.pause.wait(true)  // the guest waits for this call
+	r.pause.add(1, 0)
 	reply, ok := r.safeDispatch(cs, d.call)
 	cs.close()
-	r.pause.change(&no, -1, 0)
+	r.pause.add(-1, 0)
+	r.pause.wait(false)
 	<-r.sem
 	if !ok || r.stopped() {
 		return c, false // no result reaches a program once its run ended
@@ -388,10 +387,10 @@ func (r *run) dispatch(cs *callState, d *deferredCall) {
 		case <-ctx.Done():
 		}
 	}
-	r.pause.change(nil, 1, 0)
+	r.pause.add(1, 0)
 	reply, ok := r.safeDispatch(cs, d.call)
 	cs.close()
-	r.pause.change(nil, -1, 0)
+	r.pause.add(-1, 0)
 	if !ok {
 		return
 	}
@@ -495,8 +494,8 @@ func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
 		defer t.Stop()
 		due = t.C
 	}
-	r.pause.change(&yes, 0, 0)
-	defer r.pause.change(&no, 0, 0)
+	r.pause.wait(true)
+	defer r.pause.wait(false)
 	select {
 	case c := <-r.ready:
 		r.back(c)
@@ -620,27 +619,33 @@ func (r *run) waitVirtual(ctx context.Context, timeout int64) int64 {
 			t = time.NewTimer(time.Until(until))
 			wake = t.C
 		}
-		r.pause.change(&yes, 0, 0)
-		stop := false
-		select {
-		case c := <-r.ready:
-			r.back(c)
-			r.known = append(r.known, c)
-		case <-wake:
-		case <-r.stopCh:
-			stop = true
-		case <-ctx.Done():
-			r.stop(stopFromContext(ctx))
-			stop = true
-		}
-		r.pause.change(&no, 0, 0)
+		ok := r.await(ctx, wake)
 		if t != nil {
 			t.Stop()
 		}
-		if stop {
+		if !ok {
 			return -1
 		}
 	}
+}
+
+// await blocks until a subcall comes back (kept in known), wake fires, or
+// the guest must stop (false).
+func (r *run) await(ctx context.Context, wake <-chan time.Time) bool {
+	r.pause.wait(true)
+	defer r.pause.wait(false)
+	select {
+	case c := <-r.ready:
+		r.back(c)
+		r.known = append(r.known, c)
+	case <-wake:
+	case <-r.stopCh:
+		return false
+	case <-ctx.Done():
+		r.stop(stopFromContext(ctx))
+		return false
+	}
+	return true
 }
 
 // advance moves the virtual clock to an event at e; it reports false, and
@@ -706,20 +711,9 @@ func (r *run) waitTape(ctx context.Context, timeout int64) int64 {
 		if !running {
 			return r.offTape(ctx, timeout)
 		}
-		r.pause.change(&yes, 0, 0)
-		select {
-		case c := <-r.ready:
-			r.back(c)
-			r.known = append(r.known, c)
-		case <-r.stopCh:
-			r.pause.change(&no, 0, 0)
-			return -1
-		case <-ctx.Done():
-			r.pause.change(&no, 0, 0)
-			r.stop(stopFromContext(ctx))
+		if !r.await(ctx, nil) {
 			return -1
 		}
-		r.pause.change(&no, 0, 0)
 	}
 }
 
@@ -731,13 +725,19 @@ func (r *run) cutHere() bool {
 	if !r.clk.taping || !r.clk.tape.Cut || r.clk.wi < len(r.clk.tape.Waits) {
 		return false
 	}
+	r.end(MessageTraceEnd)
+	return true
+}
+
+// end ends the run at once with KindAborted and message (the first one
+// given, as the first stop reason wins).
+func (r *run) end(message string) {
 	r.mu.Lock()
 	if r.ended == "" {
-		r.ended = MessageTraceEnd
+		r.ended = message
 	}
 	r.mu.Unlock()
 	r.stop(stopEnded)
-	return true
 }
 
 // offTape leaves the trace and waits in the run's own mode.
