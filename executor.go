@@ -124,8 +124,6 @@ type report struct {
 	run      *host.Outcome
 	subcalls []Subcall
 	session  *session
-	program  string
-	limits   Limits
 }
 
 func (r *report) add(sc Subcall) {
@@ -311,11 +309,11 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	env.Parent = exec.CallID
 	sdk := e.sdks.get(env.Agent, env.ToolSet)
 	pl := br.plan
-	if pl != nil && pl.sdk != nil {
+	if pl.sdk != nil {
 		sdk = pl.sdk
 	}
 	program := a.Code
-	if pl != nil && pl.src != nil {
+	if pl.src != nil {
 		program = pl.src.Program
 		if pl.program != "" {
 			program = pl.program
@@ -324,11 +322,13 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	var ss *session
 	if pl.active() {
 		ss = newSession(e, pl, rep, sdk)
-		rep.session, rep.program, rep.limits = ss, program, br.limits
+		ss.source, ss.limits = program, br.limits
+		rep.session = ss
 	}
 	// Asks go to the batch's approver, whose time does not count against
 	// the program's (or suspend the run, or take a resume's decision).
-	if env.Approver != nil || (pl != nil && (pl.opts.SuspendAsks || pl.resume)) {
+	holdQueued := env.Approver != nil // a person may hold a call others queue behind
+	if env.Approver != nil || pl.opts.SuspendAsks || pl.resume {
 		var s *session
 		if ss != nil {
 			s = ss
@@ -338,7 +338,7 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 		env.Approver = s.approver(env.Approver)
 	}
 	lim := br.limits
-	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(lim.InFlight), rep: rep, resultBytes: lim.ResultBytes, sdk: sdk}
+	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(lim.InFlight), rep: rep, resultBytes: lim.ResultBytes, sdk: sdk, holdQueued: holdQueued}
 	if ss != nil {
 		ss.order = d.order
 		ss.agent = env.Agent
@@ -359,7 +359,7 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 		Limits:     lim,
 	}
 	if ss != nil {
-		ss.program(&p)
+		ss.configure(&p)
 	}
 	out := e.host.Run(ctx, p)
 	rep.mu.Lock()
@@ -394,6 +394,9 @@ type dispatcher struct {
 	rep         *report
 	resultBytes int
 	sdk         *sdk // the run's SDK, whose names the messages use
+	// holdQueued holds a call while it waits for its turn: the batch
+	// has an approver, which may hold the calls it waits behind.
+	holdQueued bool
 	// shield, when set, gives a running call a context that the run's end
 	// does not cancel if the run was suspended (see session.shield).
 	shield func(context.Context) (context.Context, func())
@@ -412,7 +415,10 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	// A call waiting for its turn is not running: while every call the
 	// program waits for is either waiting for its turn or for an
 	// approver, its clock is paused (host.Hold).
-	release := host.Hold(ctx)
+	release := func() {}
+	if d.holdQueued {
+		release = host.Hold(ctx)
+	}
 	admitted := d.order.enter(ctx, c.Seq, serial)
 	release()
 	runCtx := ctx

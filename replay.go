@@ -132,7 +132,7 @@ func (s *session) settle(r *Result, rep *report) {
 	}
 	var rec *Recording
 	if s.plan.records() {
-		rec = s.recording(rep.program, rep.limits, out)
+		rec = s.recording(out)
 		rec.Content, rec.IsError = r.Content, r.IsError
 		if s.plan.opts.Record || pending != nil {
 			r.Recording = rec

@@ -44,6 +44,9 @@ type session struct {
 	seed  [32]byte
 	order *order // the run's admission order, which answered calls skip
 	agent registry.Scope
+	// source and limits are the program the run ran and its limits.
+	source string
+	limits Limits
 	// bound ends the calls a suspension lets finish: the batch's context,
 	// within the run's time limit.
 	bound context.Context
@@ -76,9 +79,9 @@ func (pl *plan) records() bool {
 	return pl.src != nil || pl.opts.Record || pl.opts.SuspendAsks
 }
 
-// program sets up the host program: clock, random source, trace, and the
-// answers of a replay or resume.
-func (s *session) program(p *host.Program) {
+// configure sets up the host program: clock, random source, trace, and
+// the answers of a replay or resume.
+func (s *session) configure(p *host.Program) {
 	pl := s.plan
 	p.Random = rand.NewChaCha8(s.seed)
 	p.Trace = pl.records()
@@ -175,10 +178,10 @@ func (s *session) approver(batch pipeline.Approver) pipeline.Approver {
 	pl := s.plan
 	return func(ctx context.Context, inv *pipeline.Invocation, question string) (pipeline.Answer, error) {
 		seq, _ := strconv.Atoi(inv.CallID())
-		if pl != nil && pl.resume && seq == pl.pending {
+		if pl.resume && seq == pl.pending {
 			return pl.decision, nil
 		}
-		if pl != nil && pl.opts.SuspendAsks {
+		if pl.opts.SuspendAsks {
 			s.mu.Lock()
 			first := s.suspended == nil
 			if first {
@@ -243,16 +246,16 @@ var (
 
 // recording assembles the run's recording from its outcome; the result
 // fields are filled when the content is (see Executor.result).
-func (s *session) recording(program string, lim Limits, out *host.Outcome) *Recording {
+func (s *session) recording(out *host.Outcome) *Recording {
 	tools := make([]RecordedTool, len(s.sdk.tools))
 	for i, t := range s.sdk.tools {
 		tools[i] = RecordedTool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Output: t.Output, DeferLoading: t.DeferLoading}
 	}
 	decls := s.sdk.TypeScript()
 	rec := &Recording{
-		Version: RecordingVersion, Program: program,
+		Version: RecordingVersion, Program: s.source,
 		Declarations: decls, DeclarationsSHA256: declarationsDigest(decls), DeclarationBytes: s.sdk.budget,
-		Tools: tools, Limits: lim, Seed: s.seed, Kind: out.Kind,
+		Tools: tools, Limits: s.limits, Seed: s.seed, Kind: out.Kind,
 	}
 	if tr := out.Trace; tr != nil {
 		rec.Start, rec.Reads, rec.Waits = tr.Start, tr.Reads, tr.Waits
