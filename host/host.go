@@ -112,8 +112,10 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		rc = rc.WithCompilationCache(c)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
-	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances,
-		artifacts: artifacts{dir: cfg.CompilationCacheDir}, guestSum: sha256.Sum256(wasm)}
+	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances, artifacts: artifacts{dir: cfg.CompilationCacheDir}}
+	if cfg.CompilationCacheDir != "" {
+		h.guestSum = sha256.Sum256(wasm) // names the artifacts; none without a cache
+	}
 	h.life, h.kill = context.WithCancelCause(context.Background())
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
 		h.Close(ctx)
