@@ -18,6 +18,7 @@ import (
 // and with the server's tools deferred (listed by name and first sentence,
 // found with tools.$search).
 func TestDeclarations_filesystemServer(t *testing.T) {
+	h := sharedHost(t)
 	node, args := mcptest.Filesystem(t, t.TempDir())
 	sizes := map[string]int{}
 	for _, c := range []struct {
@@ -28,9 +29,10 @@ func TestDeclarations_filesystemServer(t *testing.T) {
 		reg := registry.New()
 		m, err := mcp.Mount(context.Background(), reg, mcp.Endpoint{Name: "fs", Command: node, Args: args}, mcp.MountOptions{DeferLoading: c.deferL})
 		require.NoError(t, err)
+		t.Cleanup(func() { m.Close() })
 		pipe, err := pipeline.New(pipeline.Config{Registry: reg})
 		require.NoError(t, err)
-		ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: sharedHost(t), DeclarationBytes: c.budget})
+		ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: h, DeclarationBytes: c.budget})
 		require.NoError(t, err)
 		decls := ex.Declarations(registry.Scope{}, nil)
 		sizes[c.name] = len(decls)

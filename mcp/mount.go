@@ -618,6 +618,7 @@ func (c *Client) sync(ctx context.Context, cn *conn, adopting bool) error {
 	}
 	seen := make(map[string]string, len(listed)) // registry name → remote name
 	var added, replaced, removed int
+	var gone []*mounted
 	for _, t := range listed {
 		name := ToolName(c.ep.Name, t.Name)
 		if other, dup := seen[name]; dup {
@@ -656,7 +657,7 @@ func (c *Client) sync(ctx context.Context, cn *conn, adopting bool) error {
 		}
 		next[name] = &mounted{remote: t.Name, def: string(def), tool: tool, dispose: dispose}
 		if old != nil {
-			old.dispose()
+			gone = append(gone, old)
 			replaced++
 		} else {
 			added++
@@ -664,7 +665,7 @@ func (c *Client) sync(ctx context.Context, cn *conn, adopting bool) error {
 	}
 	for name, m := range next {
 		if _, ok := seen[name]; !ok {
-			m.dispose()
+			gone = append(gone, m)
 			delete(next, name)
 			removed++
 		}
@@ -675,6 +676,11 @@ func (c *Client) sync(ctx context.Context, cn *conn, adopting bool) error {
 		c.tools = next
 	}
 	c.mu.Unlock()
+	// The registrations replaced or removed go only now, so that a
+	// subscriber told of their going finds Tools already without them.
+	for _, m := range gone {
+		m.dispose()
+	}
 	if closed { // Close ran meanwhile: nothing may stay registered
 		for _, m := range next {
 			m.dispose()
