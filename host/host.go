@@ -495,7 +495,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 			r.fillFrom(out)
 			return finish()
 		}
-		inst.mod = mod
+		inst.guest = newGuest(mod)
 		if img != nil {
 			if err := restore(mod, img); err != nil {
 				_ = mod.Close(context.Background())
@@ -516,14 +516,14 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		img.pool.give(inst, clean && h.life.Err() == nil)
 	}()
 	defer func() {
-		if m := mod.ExportedMemory("memory"); m != nil {
+		if m := inst.mem; m != nil {
 			out.MemoryBytes = uint64(m.Size())
 		}
 	}()
 
 	if p.Prelude != "" && img == nil {
 		// No snapshot support (a test guest): evaluate the prelude here.
-		if err := r.prelude(callCtx, mod, p.Prelude); err != nil {
+		if err := r.prelude(callCtx, inst.guest, p.Prelude); err != nil {
 			r.callFailed(err)
 			r.fillFrom(out)
 			return finish()
@@ -534,7 +534,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 			return finish()
 		}
 	}
-	err := r.exec(callCtx, mod, p.Source)
+	err := r.exec(callCtx, inst.guest, p.Source)
 	if runCtx.Err() != nil {
 		// The watcher runs on its own goroutine; record the reason now so
 		// the outcome never depends on who won that race.
@@ -584,12 +584,12 @@ func cutError(s string, limit int) string {
 
 // load copies src into a guest buffer from ptc_alloc; 0 means the guest
 // is out of memory (recorded as a fault).
-func (r *run) load(ctx context.Context, mod api.Module, src string) (uint32, error) {
-	alloc := mod.ExportedFunction("ptc_alloc")
+func (r *run) load(ctx context.Context, g *guest, src string) (uint32, error) {
+	alloc := g.fn("ptc_alloc")
 	if alloc == nil {
 		return 0, fmt.Errorf("guest lacks a ptc_alloc export")
 	}
-	mem := mod.ExportedMemory("memory")
+	mem := g.mem
 	if mem == nil {
 		return 0, fmt.Errorf("guest lacks a memory export")
 	}
@@ -616,17 +616,17 @@ func (r *run) load(ctx context.Context, mod api.Module, src string) (uint32, err
 // its types, the JavaScript runs in the same instance (nothing of the
 // program ran), with the line map for its stack traces. So plain
 // JavaScript never pays for the transform.
-func (r *run) exec(ctx context.Context, mod api.Module, src string) error {
-	runFn := mod.ExportedFunction("ptc_run")
+func (r *run) exec(ctx context.Context, g *guest, src string) error {
+	runFn := g.fn("ptc_run")
 	if runFn == nil {
 		return fmt.Errorf("guest lacks a ptc_run export")
 	}
-	if lim := mod.ExportedFunction("ptc_limits"); lim != nil {
+	if lim := g.fn("ptc_limits"); lim != nil {
 		if _, err := lim.Call(ctx, uint64(r.lim.ArgumentBytes), uint64(r.lim.ArgumentDepth), uint64(r.lim.Timers)); err != nil {
 			return err
 		}
 	}
-	if err := r.runSource(ctx, mod, runFn, src); err != nil {
+	if err := r.runSource(ctx, g, runFn, src); err != nil {
 		return err
 	}
 	if !r.syntaxOnly() {
@@ -658,13 +658,13 @@ func (r *run) exec(ctx context.Context, mod api.Module, src string) error {
 		errors.As(err, &r.tsErr)
 		return nil
 	}
-	if lm := mod.ExportedFunction("ptc_linemap"); lm != nil {
+	if lm := g.fn("ptc_linemap"); lm != nil {
 		tab := m.Lines()
 		buf := make([]byte, 4*len(tab))
 		for i, v := range tab {
 			binary.LittleEndian.PutUint32(buf[4*i:], uint32(v))
 		}
-		ptr, err := r.load(ctx, mod, string(buf))
+		ptr, err := r.load(ctx, g, string(buf))
 		if err != nil || ptr == 0 {
 			return err
 		}
@@ -673,12 +673,12 @@ func (r *run) exec(ctx context.Context, mod api.Module, src string) error {
 		}
 	}
 	r.retry(m)
-	return r.runSource(ctx, mod, runFn, js)
+	return r.runSource(ctx, g, runFn, js)
 }
 
 // runSource copies src into the guest and calls ptc_run.
-func (r *run) runSource(ctx context.Context, mod api.Module, runFn api.Function, src string) error {
-	ptr, err := r.load(ctx, mod, src)
+func (r *run) runSource(ctx context.Context, g *guest, runFn api.Function, src string) error {
+	ptr, err := r.load(ctx, g, src)
 	if err != nil || ptr == 0 {
 		return err
 	}
@@ -688,12 +688,12 @@ func (r *run) runSource(ctx context.Context, mod api.Module, runFn api.Function,
 
 // prelude evaluates a prelude script in the guest. A script error is
 // reported by the guest through finish (see run.hasOutcome).
-func (r *run) prelude(ctx context.Context, mod api.Module, src string) error {
-	fn := mod.ExportedFunction("ptc_prelude")
+func (r *run) prelude(ctx context.Context, g *guest, src string) error {
+	fn := g.fn("ptc_prelude")
 	if fn == nil {
 		return fmt.Errorf("guest lacks a ptc_prelude export")
 	}
-	ptr, err := r.load(ctx, mod, src)
+	ptr, err := r.load(ctx, g, src)
 	if err != nil || ptr == 0 {
 		return err
 	}

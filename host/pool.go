@@ -5,8 +5,6 @@ import (
 	crand "crypto/rand"
 	"io"
 	"sync"
-
-	"github.com/tetratelabs/wazero/api"
 )
 
 // instance is a guest instance that can serve one run after another. What
@@ -20,7 +18,7 @@ import (
 // state crosses from one run to the next (TestRecycle_noStateCrosses). Any
 // other instance is closed.
 type instance struct {
-	mod   api.Module
+	*guest
 	img   *image
 	limit uint64 // its memory's reservation, the page limit of its runs
 
@@ -39,7 +37,7 @@ func (in *instance) bind(r *run, random io.Reader) { in.r, in.rand = r, random }
 // the memory grew past the image and the instance must be closed.
 func (in *instance) reset() bool {
 	in.r, in.rand = nil, crand.Reader
-	mem := in.mod.ExportedMemory("memory")
+	mem := in.mem
 	if mem == nil || mem.Size() != uint32(len(in.img.mem)) {
 		return false
 	}

@@ -78,11 +78,11 @@ func (h *Host) compile(ctx context.Context, srcs ...[]byte) ([][]byte, error) {
 		return nil, err
 	}
 	defer mod.Close(ctx)
-	fn := mod.ExportedFunction("ptc_compile")
-	mem := mod.ExportedMemory("memory")
+	g := newGuest(mod)
+	fn, mem := g.fn("ptc_compile"), g.mem
 	out := make([][]byte, len(srcs))
 	for i, src := range srcs {
-		ptr, err := r.load(cctx, mod, string(src))
+		ptr, err := r.load(cctx, g, string(src))
 		if err != nil {
 			return nil, fmt.Errorf("compile guest script: %w", err)
 		}

@@ -157,7 +157,7 @@ func (h *Host) buildPreludeImage(ctx context.Context, src string) (*image, error
 	if err := restore(mod, h.base); err != nil {
 		return nil, fmt.Errorf("prelude: %w", err)
 	}
-	err = r.prelude(withRun(ctx, r), mod, src)
+	err = r.prelude(withRun(ctx, r), newGuest(mod), src)
 	if r.stopped() {
 		if errors.Is(context.Cause(ctx), ErrShutdown) {
 			return nil, fmt.Errorf("prelude: %w", ErrShutdown)

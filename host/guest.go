@@ -1,0 +1,27 @@
+package host
+
+import "github.com/tetratelabs/wazero/api"
+
+// guest is an instance's module with the exports a run calls. wazero makes
+// a new call engine, whose stack then grows, each time a function is
+// looked up; an instance serves one run at a time, so it keeps the ones it
+// looked up for the runs after.
+type guest struct {
+	mod api.Module
+	mem api.Memory
+	fns map[string]api.Function
+}
+
+func newGuest(mod api.Module) *guest {
+	return &guest{mod: mod, mem: mod.ExportedMemory("memory"), fns: make(map[string]api.Function, 4)}
+}
+
+// fn returns the exported function name, or nil when the guest lacks it.
+func (g *guest) fn(name string) api.Function {
+	f, ok := g.fns[name]
+	if !ok {
+		f = g.mod.ExportedFunction(name)
+		g.fns[name] = f
+	}
+	return f
+}
