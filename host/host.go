@@ -67,6 +67,8 @@ type Host struct {
 	// got an instance an earlier run left.
 	noRecycle bool
 	recycled  atomic.Int64
+	// checkReset, set by tests only, sees every instance reset for reuse.
+	checkReset func(mem, img []byte)
 	// fresh is the memory of a new instance, which images are diffed against.
 	fresh    []byte
 	preludes preludeCache
@@ -167,12 +169,24 @@ const fuelPerPoll = 10000
 // fuel). QuickJS's bytecode interpreter, JS_CallInternal, polls through
 // its own interrupt counter on entry and at every jump, so it is left to
 // do so.
+//
+// It also follows the deepest point of the guest's stack (stackLowExport),
+// so that a recycled instance's reset copies back only the stack a run
+// used; a module whose stack it cannot follow (a test guest) is reset
+// whole.
 func instrument(wasm []byte) ([]byte, fuel.Stats, error) {
-	return fuel.Instrument(wasm, fuel.Options{
+	opt := fuel.Options{
 		PollModule: "ptc", PollName: "interrupted",
 		Fuel: fuelPerPoll, Entries: true,
-		Polling: []string{"JS_CallInternal"},
-	})
+		Polling:  []string{"JS_CallInternal"},
+		StackLow: stackLowExport,
+	}
+	out, st, err := fuel.Instrument(wasm, opt)
+	if errors.Is(err, fuel.ErrUnsupported) {
+		opt.StackLow = ""
+		return fuel.Instrument(wasm, opt)
+	}
+	return out, st, err
 }
 
 // chunk is a range of the snapshot that a fresh instance lacks.
@@ -513,7 +527,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 			_ = mod.Close(context.Background())
 			return
 		}
-		img.pool.give(inst, clean && h.life.Err() == nil)
+		img.pool.give(inst, clean && h.life.Err() == nil, h.checkReset)
 	}()
 	defer func() {
 		if m := inst.mem; m != nil {

@@ -33,8 +33,18 @@ func (in *instance) nanotime() int64               { return in.r.clk.nanotime() 
 func (in *instance) Read(p []byte) (int, error)    { return in.rand.Read(p) }
 func (in *instance) bind(r *run, random io.Reader) { in.r, in.rand = r, random }
 
+// stackSlack is how far below the deepest stack pointer a run may have
+// written: LLVM lets a leaf function with a frame of up to 128 bytes (its
+// red zone) use it without moving the stack pointer.
+const stackSlack = 4096
+
 // reset makes the instance's memory its image again; it reports false when
-// the memory grew past the image and the instance must be closed.
+// the memory grew past the image and the instance must be closed. The
+// stack comes first in memory (fuel.Options.StackLow checks it), and
+// nothing but a function's frame writes the stack, so below the deepest
+// stack pointer the run set, less stackSlack, memory is the image's still:
+// of the stack's 1 MiB, a run that recursed little dirtied a few KiB, and
+// only those are copied back (with everything above the stack).
 func (in *instance) reset() bool {
 	in.r, in.rand = nil, crand.Reader
 	mem := in.mem
@@ -45,7 +55,14 @@ func (in *instance) reset() bool {
 	if !ok {
 		return false
 	}
-	copy(b, in.img.mem)
+	from := uint64(0)
+	if in.low != nil {
+		if low := uint64(uint32(in.low.Get())); low <= in.top && low > stackSlack {
+			from = low - stackSlack
+		}
+		in.low.Set(in.top)
+	}
+	copy(b[from:], in.img.mem[from:])
 	return true
 }
 
@@ -73,10 +90,14 @@ func (p *pool) take(limit uint64) *instance {
 }
 
 // give keeps an instance whose run ended cleanly for a later run, after
-// resetting it; otherwise, or when the pool is full or closed, it closes
-// the instance.
-func (p *pool) give(in *instance, clean bool) {
+// resetting it (and showing it to check, when not nil); otherwise, or when
+// the pool is full or closed, it closes the instance.
+func (p *pool) give(in *instance, clean bool, check func(mem, img []byte)) {
 	if clean && in.reset() {
+		if check != nil {
+			b, _ := in.mem.Read(0, in.mem.Size())
+			check(b, in.img.mem)
+		}
 		p.mu.Lock()
 		keep := !p.closed && len(p.idle[in.limit]) < poolSize
 		if keep {

@@ -62,7 +62,11 @@ func TestRecycle_noStateCrosses(t *testing.T) {
 	want := fresh.Run(context.Background(), host.Program{Source: fingerprint})
 	require.Equal(t, host.KindOK, want.Kind, want.Text())
 
-	h := newHost(t, host.Config{})
+	// A host of its own: the check must be set before its first run.
+	h, err := host.New(context.Background(), host.Config{})
+	require.NoError(t, err)
+	defer h.Close(context.Background())
+	resets := h.ResetCheck()
 	before := h.Recycled()
 	for _, src := range dirty {
 		d := h.Run(context.Background(), host.Program{Source: src, Limits: host.Limits{Timeout: 5 * time.Second}})
@@ -84,6 +88,12 @@ func TestRecycle_noStateCrosses(t *testing.T) {
 		got := h.Run(context.Background(), host.Program{Source: fingerprint, Prelude: prelude})
 		require.Equal(t, wantP.Text(), got.Text(), "after %s", src)
 	}
+	// And beyond what a program can see: every reset left the memory
+	// its image, byte for byte, though it copied only the stack the run
+	// used.
+	n, diffs := resets.Seen()
+	require.Empty(t, diffs)
+	require.GreaterOrEqual(t, n, 2*len(dirty))
 }
 
 // TestRecycle_adversarialInterleaved interleaves hostile programs with
@@ -153,9 +163,17 @@ func FuzzRecycle(f *testing.F) {
 	f.Add(`Object.setPrototypeOf(Object.prototype, null)`)
 	fresh := newHost(f, host.Config{FreshInstances: true})
 	want := fresh.Run(context.Background(), host.Program{Source: fingerprint}).Text()
-	h := newHost(f, host.Config{})
+	h, err := host.New(context.Background(), host.Config{})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { h.Close(context.Background()) })
+	resets := h.ResetCheck()
 	f.Fuzz(func(t *testing.T, src string) {
 		h.Run(context.Background(), host.Program{Source: src, Limits: host.Limits{Timeout: 200 * time.Millisecond, MemoryBytes: 16 << 20}})
+		if _, diffs := resets.Seen(); len(diffs) > 0 {
+			t.Fatalf("after %q: %s", src, diffs[0])
+		}
 		got := h.Run(context.Background(), host.Program{Source: fingerprint})
 		if got.Text() != want {
 			t.Fatalf("after %q the next run saw another world:\n%s\nwant\n%s", src, got.Text(), want)

@@ -48,6 +48,15 @@ type Options struct {
 	// Strip drops every custom section (names, debug information) from
 	// the output.
 	Strip bool
+	// StackLow, when set, exports under this name an added mutable i32
+	// global that follows the deepest point of the module's stack: every
+	// write of the stack pointer (the global the name section calls
+	// __stack_pointer, as LLVM's wasm-ld names it) that is lower than the
+	// added global's value lowers it to the value written. It starts at
+	// the stack pointer's initial value; whoever sets it back decides
+	// since when it counts. A module without a named stack pointer is
+	// refused (ErrUnsupported).
+	StackLow string
 }
 
 // Stats counts what Instrument inserted.
@@ -56,6 +65,8 @@ type Stats struct {
 	Loops     int // loops charged
 	Entries   int // function entries charged
 	Polling   int // functions left to poll by themselves (Options.Polling)
+	// StackWrites counts the stack pointer writes followed (Options.StackLow).
+	StackWrites int
 }
 
 // ErrUnsupported reports a module that uses an instruction or section
@@ -68,8 +79,10 @@ const (
 	secFunction = 3
 	secCustom   = 0
 	secGlobal   = 6
+	secExport   = 7
 	secElement  = 9
 	secCode     = 10
+	secData     = 11
 )
 
 type section struct {
@@ -109,11 +122,14 @@ func instrument(wasm []byte, opt Options) (result, error) {
 		}
 		secs = append(secs, section{id, body})
 	}
-	m := &module{opt: opt, poll: -1}
+	m := &module{opt: opt, poll: -1, sp: -1, dataLow: 1 << 32}
 	for _, s := range secs {
 		if err := m.scan(s); err != nil {
 			return result{}, err
 		}
+	}
+	if opt.StackLow != "" {
+		m.findStackPointer()
 	}
 	if m.poll < 0 {
 		return result{}, fmt.Errorf("fuel: module does not import %s.%s", opt.PollModule, opt.PollName)
@@ -127,6 +143,24 @@ func instrument(wasm []byte, opt Options) (result, error) {
 	}
 	if !m.hasGlobals {
 		secs = withSection(secs, section{id: secGlobal, body: []byte{0}})
+	}
+	if opt.StackLow != "" {
+		if m.sp < 0 || m.spInit == nil {
+			return result{}, fmt.Errorf("%w: no mutable i32 global named __stack_pointer", ErrUnsupported)
+		}
+		// Below the stack's top there must be nothing but the stack
+		// (wasm-ld --stack-first): the data, and the heap after it, above.
+		e := &reader{b: m.spInit}
+		top := int64(-1)
+		if e.byte() == 0x41 {
+			top = int64(uint32(e.s32()))
+		}
+		if e.err != nil || top < 0 || m.dataLow < top {
+			return result{}, fmt.Errorf("%w: the stack is not first in memory", ErrUnsupported)
+		}
+		if !m.hasExports {
+			secs = withSection(secs, section{id: secExport, body: []byte{0}})
+		}
 	}
 	if err := m.analyse(secs); err != nil {
 		return result{}, err
@@ -155,6 +189,15 @@ func instrument(wasm []byte, opt Options) (result, error) {
 			g = append(g, sleb(int64(opt.Fuel))...)
 			g = append(g, 0x0b)
 			body, err = appendVec(body, g)
+			if err == nil && opt.StackLow != "" {
+				body, err = appendVec(body, append([]byte{0x7f, 0x01}, m.spInit...))
+			}
+		case secExport:
+			if opt.StackLow != "" {
+				e := append(uleb(uint64(len(opt.StackLow))), opt.StackLow...)
+				e = append(append(e, 0x03), uleb(uint64(m.low()))...)
+				body, err = appendVec(body, e)
+			}
 		case secCode:
 			body, err = m.code(body)
 		}
@@ -168,6 +211,7 @@ func instrument(wasm []byte, opt Options) (result, error) {
 	st := Stats{Functions: len(m.bodies), Polling: m.skipped}
 	for _, b := range m.bodies {
 		st.Loops += len(b.loops)
+		st.StackWrites += len(b.spSets)
 		if b.entry {
 			st.Entries++
 		}
@@ -195,7 +239,15 @@ type module struct {
 	funcs, globals                          uint32 // defined, before ours
 	poll                                    int64
 	hasTypes, hasFuncs, hasGlobals, hasCode bool
+	hasExports                              bool
 
+	dataLow     int64             // lowest active data segment offset; -1: unknown
+	sp          int64             // the stack pointer's global index, or -1
+	spInit      []byte            // its initial value's constant expression, with its end
+	globalTypes map[uint32]string // defined globals' value type and mutability
+	globalNames map[uint32]string // from the name section
+
+	inits    [][]byte          // defined globals' initial values
 	sigs     []string          // each type's encoding
 	funcType []uint32          // type index of every function, imported ones first
 	names    map[uint32]string // from the name section
@@ -222,6 +274,7 @@ type body struct {
 	bulk     []bulkOp // memory.copy and memory.fill
 	calls    []uint32 // direct callees
 	indirect []uint32 // type indices of indirect calls
+	spSets   []int    // offsets just after each write of the stack pointer
 	entry    bool     // charge the entry: the function may recurse
 	polls    bool     // the function polls by itself (Options.Polling)
 }
@@ -300,6 +353,39 @@ func (m *module) scan(s section) error {
 	case secGlobal:
 		m.hasGlobals = true
 		m.globals = r.u32()
+		m.inits = make([][]byte, 0, m.globals)
+		m.globalTypes = make(map[uint32]string, m.globals)
+		for i := uint32(0); i < m.globals && r.err == nil; i++ {
+			t := string(r.bytes(2))
+			start := r.off
+			r.constExpr()
+			m.globalTypes[m.importedGlobals+i] = t
+			m.inits = append(m.inits, r.b[start:r.off])
+		}
+	case secExport:
+		m.hasExports = true
+	case secData:
+		n := r.u32()
+		for i := uint32(0); i < n && r.err == nil; i++ {
+			flag := r.u32()
+			if flag == 2 {
+				r.u32() // memory
+			}
+			if flag != 1 { // active: its offset
+				start := r.off
+				r.constExpr()
+				e := &reader{b: r.b[start:r.off]}
+				if e.byte() == 0x41 && r.err == nil {
+					if off := e.s32(); e.byte() == 0x0b && e.done() {
+						m.dataLow = min(m.dataLow, int64(uint32(off)))
+						r.bytes(int(r.u32()))
+						continue
+					}
+				}
+				m.dataLow = -1 // an offset not known here
+			}
+			r.bytes(int(r.u32()))
+		}
 	case secCode:
 		m.hasCode = true
 	}
@@ -309,21 +395,55 @@ func (m *module) scan(s section) error {
 	return nil
 }
 
-// readNames reads the function names subsection of a name section.
+// readNames reads the function and global names subsections of a name
+// section.
 func (m *module) readNames(r *reader) {
 	for !r.done() {
 		id := r.byte()
 		sub := &reader{b: r.bytes(int(r.u32()))}
-		if id != 1 {
+		if id != 1 && id != 7 {
 			continue
 		}
 		n := sub.u32()
-		m.names = make(map[uint32]string, n)
+		names := make(map[uint32]string, n)
 		for i := uint32(0); i < n && sub.err == nil; i++ {
 			idx := sub.u32()
-			m.names[idx] = sub.name()
+			names[idx] = sub.name()
+		}
+		if id == 1 {
+			m.names = names
+		} else {
+			m.globalNames = names
 		}
 	}
+}
+
+// findStackPointer sets sp and spInit from the global names, once every
+// section was read: the name section follows the global section.
+func (m *module) findStackPointer() {
+	for idx, name := range m.globalNames {
+		if name != "__stack_pointer" || idx < m.importedGlobals || idx-m.importedGlobals >= uint32(len(m.inits)) {
+			continue
+		}
+		if m.globalTypes[idx] == "\x7f\x01" { // i32, mutable
+			m.sp, m.spInit = int64(idx), m.inits[idx-m.importedGlobals]
+		}
+	}
+}
+
+// low is the index of the global that follows the stack's deepest point
+// (Options.StackLow): it comes after the fuel counter.
+func (m *module) low() uint32 { return m.importedGlobals + m.globals + 1 }
+
+// lower is the code inserted after a write of the stack pointer:
+//
+//	global.get $sp; global.get $low; i32.lt_u
+//	if; global.get $sp; global.set $low; end
+func (m *module) lower() []byte {
+	sp, low := uleb(uint64(m.sp)), uleb(uint64(m.low()))
+	b := append(append(append([]byte{0x23}, sp...), 0x23), low...)
+	b = append(append(append(b, 0x49, 0x04, 0x40, 0x23), sp...), 0x24)
+	return append(append(b, low...), 0x0b)
 }
 
 // charge is the code that takes the fuel the code amount pushes, refilling
@@ -452,7 +572,7 @@ func (m *module) analyse(secs []section) error {
 			if r.err != nil {
 				return fmt.Errorf("fuel: function %d: %w", m.importedFuncs+i, r.err)
 			}
-			b, err := walk(raw)
+			b, err := walk(raw, m.sp)
 			if err != nil {
 				return fmt.Errorf("fuel: function %d: %w", m.importedFuncs+i, err)
 			}
@@ -626,8 +746,9 @@ func components(succ [][]int, removed []bool) [][]int {
 	return out
 }
 
-// walk finds a function body's loops and calls.
-func walk(raw []byte) (body, error) {
+// walk finds a function body's loops, calls, and writes of global sp
+// (when sp >= 0).
+func walk(raw []byte, sp int64) (body, error) {
 	b := body{raw: raw}
 	r := &reader{b: raw}
 	b.groups = r.u32()
@@ -663,6 +784,10 @@ func walk(raw []byte) (body, error) {
 			b.calls = append(b.calls, (&reader{b: raw, off: start}).u32())
 		case 0x11:
 			b.indirect = append(b.indirect, (&reader{b: raw, off: start}).u32())
+		case 0x24:
+			if sp >= 0 && int64((&reader{b: raw, off: start}).u32()) == sp {
+				b.spSets = append(b.spSets, r.off)
+			}
 		}
 	}
 	return b, r.err
@@ -690,6 +815,12 @@ func (m *module) code(_ []byte) ([]byte, error) {
 		}
 		for _, off := range b.loops {
 			at = append(at, site{off: off, end: off})
+		}
+		if len(b.spSets) > 0 {
+			lower := m.lower()
+			for _, off := range b.spSets {
+				at = append(at, site{off: off, end: off, code: lower})
+			}
 		}
 		t := m.params(m.importedFuncs+uint32(i)) + b.locals // the added local
 		for _, op := range b.bulk {
@@ -870,6 +1001,26 @@ func (r *reader) u32() uint32 {
 		}
 	}
 	r.err = errors.New("u32 too long")
+	return 0
+}
+
+// s32 reads a signed LEB128 i32.
+func (r *reader) s32() int32 {
+	var v int64
+	for shift := 0; shift < 35; shift += 7 {
+		c := r.byte()
+		if r.err != nil {
+			return 0
+		}
+		v |= int64(c&0x7f) << shift
+		if c&0x80 == 0 {
+			if shift < 28 && c&0x40 != 0 {
+				v |= -1 << (shift + 7) // sign extension
+			}
+			return int32(v)
+		}
+	}
+	r.err = errors.New("s32 too long")
 	return 0
 }
 

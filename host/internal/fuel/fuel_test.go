@@ -252,3 +252,91 @@ func TestInstrument_bulkChargedBySize(t *testing.T) {
 		t.Fatalf("8 MiB fill: %d polls, want about 7", polls)
 	}
 }
+
+// TestInstrument_stackLow: the added global follows the deepest write of
+// the stack pointer, whatever other globals are written, and a module
+// without a named stack pointer is refused.
+func TestInstrument_stackLow(t *testing.T) {
+	m := wasmgen.New()
+	m.Import("ptc", "interrupted", toI32)
+	other := m.Global("other", 0)
+	sp := m.Global("__stack_pointer", 4096)
+	// frame(n) takes 64 bytes of stack and recurses n times; it also
+	// writes a low value into another global, which must not count.
+	frame := uint32(1)
+	body := wasmgen.NewBody().
+		Raw(0x23, byte(sp)).I32Const(64).Raw(0x6b, 0x24, byte(sp)). // sp -= 64
+		I32Const(8).Raw(0x24, byte(other)).
+		LocalGet(0).If().
+		LocalGet(0).I32Const(1).Raw(0x6b).Call(frame).
+		End().
+		Raw(0x23, byte(sp)).I32Const(64).I32Add().Raw(0x24, byte(sp)) // sp += 64
+	m.Func(i32ToV, nil, body)
+	m.ExportFunc("frame", frame)
+	wasm := m.Bytes()
+
+	opt := opts
+	opt.StackLow = "stack_low"
+	out, st, err := fuel.Instrument(wasm, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.StackWrites != 2 {
+		t.Fatalf("%d stack pointer writes followed, want 2", st.StackWrites)
+	}
+	ctx := context.Background()
+	rt := wazero.NewRuntime(ctx)
+	defer rt.Close(ctx)
+	_, err = rt.NewHostModuleBuilder("ptc").NewFunctionBuilder().
+		WithGoFunction(api.GoFunc(func(_ context.Context, s []uint64) { s[0] = 0 }), nil, []api.ValueType{api.ValueTypeI32}).
+		Export("interrupted").Instantiate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod, err := rt.Instantiate(ctx, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	low, ok := mod.ExportedGlobal("stack_low").(api.MutableGlobal)
+	if !ok {
+		t.Fatal("stack_low is not exported as a mutable global")
+	}
+	if got := api.DecodeI32(low.Get()); got != 4096 {
+		t.Fatalf("stack_low starts at %d, want the stack pointer's 4096", got)
+	}
+	for _, c := range []struct{ depth, want int32 }{{10, 4096 - 11*64}, {2, 4096 - 11*64}} {
+		if _, err := mod.ExportedFunction("frame").Call(ctx, uint64(c.depth)); err != nil {
+			t.Fatal(err)
+		}
+		if got := api.DecodeI32(low.Get()); got != c.want {
+			t.Fatalf("after frame(%d): stack_low %d, want %d", c.depth, got, c.want)
+		}
+	}
+	low.Set(api.EncodeI32(4096)) // set back: counts from here
+	if _, err := mod.ExportedFunction("frame").Call(ctx, 2); err != nil {
+		t.Fatal(err)
+	}
+	if got := api.DecodeI32(low.Get()); got != 4096-3*64 {
+		t.Fatalf("after a reset and frame(2): stack_low %d, want %d", got, 4096-3*64)
+	}
+
+	_, _, err = fuel.Instrument(counted(1), opt)
+	if !errors.Is(err, fuel.ErrUnsupported) {
+		t.Fatalf("a module without a stack pointer: %v, want ErrUnsupported", err)
+	}
+	for _, c := range []struct {
+		at   uint32
+		want bool
+	}{{16, false}, {4096, true}} {
+		m := wasmgen.New()
+		m.Import("ptc", "interrupted", toI32)
+		m.Global("__stack_pointer", 4096)
+		m.Func(none, nil, wasmgen.NewBody())
+		m.Memory(1, -1)
+		m.Data(c.at, []byte("data"))
+		_, _, err := fuel.Instrument(m.Bytes(), opt)
+		if ok := err == nil; ok != c.want {
+			t.Fatalf("data at %d under a stack whose top is 4096: %v", c.at, err)
+		}
+	}
+}

@@ -39,6 +39,11 @@ type export struct {
 	index uint32
 }
 
+type global struct {
+	name string
+	init int32
+}
+
 type segment struct {
 	offset uint32
 	data   []byte
@@ -55,6 +60,7 @@ type Module struct {
 	memMin    uint32
 	memMax    *uint32
 	exports   []export
+	globals   []global
 	data      []segment
 }
 
@@ -100,6 +106,13 @@ func (m *Module) Memory(min uint32, max int64) {
 		v := uint32(max)
 		m.memMax = &v
 	}
+}
+
+// Global adds a mutable i32 global with an initial value, named name in
+// the module's name section, and returns its global index.
+func (m *Module) Global(name string, init int32) uint32 {
+	m.globals = append(m.globals, global{name, init})
+	return uint32(len(m.globals) - 1)
 }
 
 // ExportFunc exports function index i as name.
@@ -168,6 +181,14 @@ func (m *Module) Bytes() []byte {
 	}
 
 	b = nil
+	for _, g := range m.globals {
+		b = append(b, byte(I32), 0x01, 0x41)
+		b = appendS64(b, int64(g.init))
+		b = append(b, 0x0b)
+	}
+	section(6, len(m.globals), b)
+
+	b = nil
 	for _, e := range m.exports {
 		b = appendName(b, e.name)
 		b = append(b, e.kind)
@@ -198,6 +219,23 @@ func (m *Module) Bytes() []byte {
 		b = append(b, d.data...)
 	}
 	section(11, len(m.data), b)
+
+	if len(m.globals) > 0 {
+		// The name section, with the global names subsection (7).
+		var names []byte
+		names = appendU32(names, uint32(len(m.globals)))
+		for i, g := range m.globals {
+			names = appendU32(names, uint32(i))
+			names = appendName(names, g.name)
+		}
+		b = appendName(nil, "name")
+		b = append(b, 7)
+		b = appendU32(b, uint32(len(names)))
+		b = append(b, names...)
+		out = append(out, 0)
+		out = appendU32(out, uint32(len(b)))
+		out = append(out, b...)
+	}
 	return out
 }
 
