@@ -217,19 +217,32 @@ func FuzzInstrument(f *testing.F) {
 	m.ExportFunc("run", m.Func(i32ToV, []wasmgen.ValType{wasmgen.I32, wasmgen.I64}, wasmgen.NewBody().
 		Block().Loop().LocalGet(0).BrIf(1).Br(0).End().End().I32Const(0).I32Const(0).I32Const(0).Raw(0xfc, 11, 0)))
 	f.Add(m.Bytes())
+	sp := wasmgen.New()
+	sp.Import("ptc", "interrupted", toI32)
+	g := sp.Global("__stack_pointer", 4096)
+	sp.Memory(1, -1)
+	sp.Data(8192, []byte("data"))
+	sp.ExportFunc("run", sp.Func(none, nil, wasmgen.NewBody().Raw(0x23, byte(g)).I32Const(16).Raw(0x6b, 0x24, byte(g))))
+	f.Add(sp.Bytes())
 	ctx := context.Background()
 	rt := wazero.NewRuntime(ctx)
 	f.Cleanup(func() { rt.Close(ctx) })
+	low := opts
+	low.StackLow = "stack_low"
 	f.Fuzz(func(t *testing.T, in []byte) {
-		out, _, err := fuel.Instrument(in, opts)
-		if err != nil {
-			return
-		}
 		if _, err := rt.CompileModule(ctx, in); err != nil {
+			fuel.Instrument(in, opts) // must not panic
+			fuel.Instrument(in, low)
 			return
 		}
-		if _, err := rt.CompileModule(ctx, out); err != nil {
-			t.Fatalf("valid module instrumented into an invalid one: %v", err)
+		for _, o := range []fuel.Options{opts, low} {
+			out, _, err := fuel.Instrument(in, o)
+			if err != nil {
+				continue
+			}
+			if _, err := rt.CompileModule(ctx, out); err != nil {
+				t.Fatalf("valid module instrumented (StackLow %q) into an invalid one: %v", o.StackLow, err)
+			}
 		}
 	})
 }
