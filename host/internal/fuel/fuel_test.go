@@ -28,17 +28,27 @@ func run(t *testing.T, wasm []byte, opt fuel.Options, stopAt int) (polls int, er
 	if err != nil {
 		t.Fatalf("Instrument: %v", err)
 	}
+	mod := instantiate(t, out, func() uint64 {
+		polls++
+		if stopAt > 0 && polls >= stopAt {
+			return 1
+		}
+		return 0
+	})
+	_, err = mod.ExportedFunction("run").Call(context.Background())
+	return polls, err
+}
+
+// instantiate instantiates an instrumented module in a runtime of its own
+// (closed when t ends) whose poll import answers poll().
+func instantiate(t *testing.T, out []byte, poll func() uint64) api.Module {
+	t.Helper()
 	ctx := context.Background()
 	rt := wazero.NewRuntime(ctx)
-	defer rt.Close(ctx)
-	_, err = rt.NewHostModuleBuilder("ptc").NewFunctionBuilder().
-		WithGoFunction(api.GoFunc(func(_ context.Context, s []uint64) {
-			polls++
-			s[0] = 0
-			if stopAt > 0 && polls >= stopAt {
-				s[0] = 1
-			}
-		}), nil, []api.ValueType{api.ValueTypeI32}).Export("interrupted").Instantiate(ctx)
+	t.Cleanup(func() { rt.Close(ctx) })
+	_, err := rt.NewHostModuleBuilder("ptc").NewFunctionBuilder().
+		WithGoFunction(api.GoFunc(func(_ context.Context, s []uint64) { s[0] = poll() }), nil, []api.ValueType{api.ValueTypeI32}).
+		Export("interrupted").Instantiate(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,8 +56,7 @@ func run(t *testing.T, wasm []byte, opt fuel.Options, stopAt int) (polls int, er
 	if err != nil {
 		t.Fatalf("instantiate instrumented module: %v", err)
 	}
-	_, err = mod.ExportedFunction("run").Call(ctx)
-	return polls, err
+	return mod
 }
 
 // counted is a module whose run loops n times.
@@ -161,19 +170,8 @@ func TestInstrument_bulk(t *testing.T) {
 				t.Fatal(err)
 			}
 			ctx := context.Background()
-			rt := wazero.NewRuntime(ctx)
-			defer rt.Close(ctx)
 			polls := 0
-			_, err = rt.NewHostModuleBuilder("ptc").NewFunctionBuilder().
-				WithGoFunction(api.GoFunc(func(_ context.Context, s []uint64) { polls++; s[0] = 0 }), nil, []api.ValueType{api.ValueTypeI32}).
-				Export("interrupted").Instantiate(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			mod, err := rt.Instantiate(ctx, out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			mod := instantiate(t, out, func() uint64 { polls++; return 0 })
 			_, err = mod.ExportedFunction("run").Call(ctx)
 			if (err != nil) != c.trapped {
 				t.Fatalf("trap: %v, want %v", err, c.trapped)
@@ -298,18 +296,7 @@ func TestInstrument_stackLow(t *testing.T) {
 		t.Fatalf("%d stack pointer writes followed, want 2", st.StackWrites)
 	}
 	ctx := context.Background()
-	rt := wazero.NewRuntime(ctx)
-	defer rt.Close(ctx)
-	_, err = rt.NewHostModuleBuilder("ptc").NewFunctionBuilder().
-		WithGoFunction(api.GoFunc(func(_ context.Context, s []uint64) { s[0] = 0 }), nil, []api.ValueType{api.ValueTypeI32}).
-		Export("interrupted").Instantiate(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	mod, err := rt.Instantiate(ctx, out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	mod := instantiate(t, out, func() uint64 { return 0 })
 	low, ok := mod.ExportedGlobal("stack_low").(api.MutableGlobal)
 	if !ok {
 		t.Fatal("stack_low is not exported as a mutable global")
