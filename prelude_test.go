@@ -35,8 +35,14 @@ func FuzzPrelude(f *testing.F) {
 			Dispatcher: d,
 			Source: `
 				if (!Object.isFrozen(tools)) throw new Error("tools is not frozen");
+				// The methods are own properties (no proxy trap on the way);
+				// other names still reach the proxy behind them.
+				if (typeof tools["\u0000nope"] !== "function" || tools.then !== undefined) throw new Error("the fallback is gone");
 				const got = [];
-				for (const m of ` + string(methods) + `) got.push(await tools[m]({}));
+				for (const m of ` + string(methods) + `) {
+					if (!Object.prototype.hasOwnProperty.call(tools, m)) throw new Error(m + " is not an own property");
+					got.push(await tools[m]({}));
+				}
 				return got;`,
 		})
 		if out.Kind != host.KindOK {

@@ -16,6 +16,7 @@
   const uncurry = (f) => call.bind(f);
   const getTime = uncurry(Date.prototype.getTime), toISO = uncurry(Date.prototype.toISOString);
   const defineProperty = Object.defineProperty, freeze = Object.freeze, create = Object.create;
+  const setPrototypeOf = Object.setPrototypeOf, ObjectPrototype = Object.prototype;
   const strIndexOf = uncurry(String.prototype.indexOf), strSlice = uncurry(String.prototype.slice);
   const strSplit = uncurry(String.prototype.split), exec = uncurry(RegExp.prototype.exec);
   const MathMax = Math.max;
@@ -193,9 +194,11 @@
       return PromiseReject(new ToolError('$describe', 'UNKNOWN_TOOL', 'tools.' + Str(name) +
         ' is not a tool; tools.$search(query) finds tools by the words of their names and descriptions'));
     };
-    const target = freeze(methods);
     const unknown = (name) => ({ [name](args) { return native.call(name, args); } })[name];
-    const proxy = new ProxyCtor(target, {
+    // The methods are tools' own properties, found without a trap; only a
+    // name tools lacks reaches its prototype, a proxy over an empty object
+    // (which has Object.prototype's names).
+    const proxy = new ProxyCtor(freeze(create(ObjectPrototype)), {
       get(t, k, r) {
         if (typeof k !== 'string' || k in t) return reflectGet(t, k, r);
         if (k === '$search') return search;
@@ -204,7 +207,8 @@
         return unknown(k);
       },
     });
-    fixed('tools', proxy);
+    setPrototypeOf(methods, proxy);
+    fixed('tools', freeze(methods));
   });
 
   // --- timers, as Node's: a timer is host-side work like a pending call ---
