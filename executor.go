@@ -93,6 +93,14 @@ func (sc *Subcall) parts() []registry.Part {
 	return sc.content
 }
 
+// images are the image parts of the subcall's content.
+func (sc *Subcall) images() []registry.Part {
+	if sc.Outcome != nil {
+		return sc.Outcome.Images()
+	}
+	return registry.Images(sc.content)
+}
+
 // contextParts is the context post-execute listeners attached.
 func (sc *Subcall) contextParts() []registry.Part {
 	if sc.Outcome != nil {
@@ -269,13 +277,7 @@ func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *report)
 		if !sc.OK || !sc.Received {
 			continue
 		}
-		var images []registry.Part
-		for _, p := range sc.parts() {
-			if p.Type == registry.PartImage {
-				images = append(images, p)
-			}
-		}
-		if len(images) > 0 {
+		if images := sc.images(); len(images) > 0 {
 			mark := &registry.Attribution{Tool: sc.Tool, Call: sc.N}
 			head := registry.TextPart(fmt.Sprintf("Image from %s (call %d):", sc.Tool, sc.N))
 			head.Attribution = mark

@@ -42,11 +42,19 @@ func newOrder(limit int) *order {
 // then call leave once it finished. It reports false when ctx is done
 // first: the call passes its turn and must not count as running.
 func (o *order) enter(ctx context.Context, seq int, serial bool) bool {
-	t := &ticket{mode: admitParallel, granted: make(chan struct{})}
+	mode := admitParallel
 	if serial {
-		t.mode = admitSerial
+		mode = admitSerial
 	}
 	o.mu.Lock()
+	if seq == o.next && len(o.waiting) == 0 && o.start(mode) {
+		// Its turn, and it may start: no ticket to wait on (the common
+		// case of sequential awaits).
+		o.next++
+		o.mu.Unlock()
+		return true
+	}
+	t := &ticket{mode: mode, granted: make(chan struct{})}
 	o.waiting[seq] = t
 	o.pump()
 	o.mu.Unlock()
@@ -92,22 +100,29 @@ func (o *order) pump() {
 		if !ok {
 			return
 		}
-		switch t.mode {
-		case admitSkip:
-		case admitSerial:
-			if o.running > 0 {
+		if t.mode != admitSkip {
+			if !o.start(t.mode) {
 				return
 			}
-			o.running, o.serial = 1, true
-			close(t.granted)
-		default:
-			if o.serial || o.running >= o.limit {
-				return
-			}
-			o.running++
 			close(t.granted)
 		}
 		delete(o.waiting, o.next)
 		o.next++
 	}
+}
+
+// start counts a call of mode as running when it may start now.
+func (o *order) start(mode admit) bool {
+	if mode == admitSerial {
+		if o.running > 0 {
+			return false
+		}
+		o.running, o.serial = 1, true
+		return true
+	}
+	if o.serial || o.running >= o.limit {
+		return false
+	}
+	o.running++
+	return true
 }

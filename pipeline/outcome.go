@@ -90,6 +90,15 @@ func (o *Outcome) Content() []registry.Part {
 	return slices.Clone(o.content)
 }
 
+// Images returns the image parts of the content, in order: copies, and
+// nil (without allocating) when there are none, as on failure.
+func (o *Outcome) Images() []registry.Part {
+	if o.err != nil {
+		return nil
+	}
+	return registry.Images(o.content)
+}
+
 // PresentResult returns the descriptor the tool's PresentResult made of
 // the successful result (its arguments, final value and finalized
 // content): pure, JSON-encodable presentation metadata for host-local
