@@ -32,6 +32,10 @@ func TestHost_New_scriptArtifacts(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join(dir, "ptc-bytecode-*.bin"))
 	require.NoError(t, err)
 	require.Len(t, files, 2, "the scripts and the Intl bundle")
+	snaps, err := filepath.Glob(filepath.Join(dir, "ptc-snapshot-*.bin"))
+	require.NoError(t, err)
+	require.Len(t, snaps, 1, "the initialised guest")
+	files = append(files, snaps...)
 	_, second := run()
 	require.Equal(t, first, second)
 

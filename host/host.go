@@ -143,18 +143,16 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		return nil, fmt.Errorf("host: %w", err)
 	}
 	if _, ok := compiled.ExportedFunctions()["ptc_init"]; ok {
-		snap, err := h.takeSnapshot(ctx)
-		if err != nil {
-			h.Close(ctx)
-			return nil, fmt.Errorf("host: initialise guest: %w", err)
-		}
 		base, err := h.freshMemory(ctx)
 		if err != nil {
 			h.Close(ctx)
 			return nil, fmt.Errorf("host: initialise guest: %w", err)
 		}
 		h.fresh = base
-		h.base = &image{mem: snap, chunks: diffChunks(base, snap)}
+		if h.base, err = h.snapshotCached(ctx); err != nil {
+			h.Close(ctx)
+			return nil, fmt.Errorf("host: initialise guest: %w", err)
+		}
 	}
 	return h, nil
 }

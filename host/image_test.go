@@ -1,0 +1,51 @@
+package host
+
+import (
+	"bytes"
+	"testing"
+)
+
+// TestImage_encoding: an image read back from its artifact is the image,
+// whatever the fresh memory under its chunks.
+func TestImage_encoding(t *testing.T) {
+	fresh := bytes.Repeat([]byte{7}, 64<<10)
+	snap := make([]byte, 128<<10)
+	copy(snap, fresh)
+	copy(snap[100:], "changed")
+	copy(snap[70000:], "grown")
+	img := &image{mem: snap, chunks: diffChunks(fresh, snap)}
+	got, ok := decodeImage(fresh, encodeImage(img))
+	if !ok || !bytes.Equal(got.mem, snap) || len(got.chunks) != len(img.chunks) {
+		t.Fatalf("decoded %v, chunks %v, want %v", ok, got, img.chunks)
+	}
+	enc := encodeImage(img)
+	for _, bad := range [][]byte{nil, enc[:len(enc)-1], append(bytes.Clone(enc), 0)} {
+		if _, ok := decodeImage(fresh, bad); ok {
+			t.Fatalf("decoded a damaged artifact of %d bytes", len(bad))
+		}
+	}
+}
+
+// FuzzDecodeImage: no input panics decodeImage, and what it accepts has
+// the size it says and the fresh memory outside its chunks.
+func FuzzDecodeImage(f *testing.F) {
+	fresh := bytes.Repeat([]byte{7}, 64<<10)
+	snap := append(bytes.Clone(fresh), make([]byte, 64<<10)...)
+	snap[5] = 1
+	f.Add(encodeImage(&image{mem: snap, chunks: diffChunks(fresh, snap)}))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		img, ok := decodeImage(fresh, b)
+		if !ok {
+			return
+		}
+		if len(img.mem) < len(fresh) || len(img.mem)%(64<<10) != 0 {
+			t.Fatalf("size %d", len(img.mem))
+		}
+		for _, c := range img.chunks {
+			if c.off > c.end || int(c.end) > len(img.mem) {
+				t.Fatalf("chunk %v out of %d bytes", c, len(img.mem))
+			}
+		}
+	})
+}
