@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/sha256"
+	"debug/elf"
 	"encoding/binary"
 	"encoding/hex"
 	"os"
@@ -187,4 +188,50 @@ func decodeImage(fresh, b []byte) (*image, bool) {
 		return nil, false
 	}
 	return &image{mem: mem, chunks: chunks}, true
+}
+
+// instrumentCached is instrument through the artifacts. The instrumented
+// module depends on the guest and on this program's own code (package
+// fuel, the options), so its key holds the Go build ID of the running
+// executable: any rebuild instruments again. Where that ID cannot be read
+// (it is read through /proc/self/exe, the running file even when its path
+// now names another), nothing is kept.
+func (h *Host) instrumentCached(wasm []byte) ([]byte, error) {
+	id := executableID()
+	if h.artifacts.dir == "" || id == "" {
+		out, _, err := instrument(wasm)
+		return out, err
+	}
+	key := artifactKey("instrumented", h.guestSum[:], []byte(id))
+	if b, ok := h.artifacts.load(key); ok {
+		return b, nil
+	}
+	out, _, err := instrument(wasm)
+	if err == nil {
+		h.artifacts.store(key, out)
+	}
+	return out, err
+}
+
+// executableID returns the Go build ID of the running executable on
+// Linux (the ELF note .note.go.buildid), or "".
+func executableID() string {
+	f, err := elf.Open("/proc/self/exe")
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	s := f.Section(".note.go.buildid")
+	if s == nil {
+		return ""
+	}
+	b, err := s.Data()
+	if err != nil || len(b) < 16 {
+		return ""
+	}
+	namesz, descsz, typ := binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:])
+	if namesz != 4 || typ != 4 || string(b[12:16]) != "Go\x00\x00" || uint64(descsz) > uint64(len(b)-16) {
+		return ""
+	}
+	return string(b[16 : 16+descsz])
 }

@@ -35,7 +35,10 @@ func TestHost_New_scriptArtifacts(t *testing.T) {
 	snaps, err := filepath.Glob(filepath.Join(dir, "ptc-snapshot-*.bin"))
 	require.NoError(t, err)
 	require.Len(t, snaps, 1, "the initialised guest")
-	files = append(files, snaps...)
+	instrumented, err := filepath.Glob(filepath.Join(dir, "ptc-instrumented-*.bin"))
+	require.NoError(t, err)
+	require.Len(t, instrumented, 1, "the instrumented guest")
+	files = append(append(files, snaps...), instrumented...)
 	_, second := run()
 	require.Equal(t, first, second)
 

@@ -127,7 +127,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		h.Close(ctx)
 		return nil, fmt.Errorf("host: imports: %w", err)
 	}
-	wasm, _, err := instrument(wasm)
+	wasm, err := h.instrumentCached(wasm)
 	if err != nil {
 		h.Close(ctx)
 		return nil, fmt.Errorf("host: %w", err)

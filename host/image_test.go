@@ -2,6 +2,8 @@ package host
 
 import (
 	"bytes"
+	"os"
+	"strings"
 	"testing"
 )
 
@@ -48,4 +50,16 @@ func FuzzDecodeImage(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestExecutableID: the running test binary has a Go build ID (on Linux),
+// the key of the instrumented guest kept beside the compilation cache.
+func TestExecutableID(t *testing.T) {
+	if _, err := os.Stat("/proc/self/exe"); err != nil {
+		t.Skip("no /proc/self/exe")
+	}
+	id := executableID()
+	if len(id) < 20 || !strings.Contains(id, "/") {
+		t.Fatalf("executableID() = %q, want a Go build ID", id)
+	}
 }
