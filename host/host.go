@@ -93,7 +93,7 @@ type Host struct {
 // guest is found.
 func New(ctx context.Context, cfg Config) (*Host, error) {
 	wasm := cfg.Wasm
-	var intl []byte
+	var intl func() ([]byte, error) // nil for Config.Wasm: no Intl bundle
 	if wasm == nil {
 		g, err := quickjs.Find(cfg.GuestPath)
 		if err != nil {

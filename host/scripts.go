@@ -40,13 +40,13 @@ type scripts struct {
 	code [scriptCount][]byte
 
 	intlOnce sync.Once
-	intlSrc  []byte
+	intlSrc  func() ([]byte, error) // the Intl bundle, read on first use
 	intlErr  error
 }
 
 // compileScripts compiles bootstrap, inspect and web for a guest that
 // exports ptc_compile; the Intl bundle is compiled on first use.
-func (h *Host) compileScripts(ctx context.Context, intl []byte) error {
+func (h *Host) compileScripts(ctx context.Context, intl func() ([]byte, error)) error {
 	h.scripts.intlSrc = intl
 	if _, ok := h.compiled.ExportedFunctions()["ptc_compile"]; !ok {
 		return nil
@@ -129,9 +129,14 @@ func (h *Host) script(id int32) []byte {
 		if s.intlSrc == nil {
 			return
 		}
+		src, err := s.intlSrc()
+		if err != nil {
+			s.intlErr = err
+			return
+		}
 		ctx, cancel := context.WithTimeout(h.life, intlCompileTimeout)
 		defer cancel()
-		codes, err := h.compileCached(ctx, s.intlSrc)
+		codes, err := h.compileCached(ctx, src)
 		if err != nil {
 			s.intlErr = err
 			return

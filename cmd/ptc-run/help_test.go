@@ -145,7 +145,7 @@ func TestGuestBuild_alreadyThere(t *testing.T) {
 	require.NoError(t, os.MkdirAll(gd, 0o755))
 	wasmName, intlName := quickjs.CacheNames()
 	require.NoError(t, os.WriteFile(filepath.Join(gd, wasmName), g.Wasm, 0o644))
-	require.NoError(t, os.WriteFile(filepath.Join(gd, intlName), g.Intl, 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(gd, intlName), func() []byte { b, err := g.Intl(); require.NoError(t, err); return b }(), 0o644))
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, run(context.Background(), []string{"guest", "build"}, nil, &stdout, &stderr), stderr.String())
 	require.Equal(t, "guest: "+gd+" already holds the guest (sha256 "+quickjs.WasmDigest()+"); --force rebuilds it\n", stdout.String())

@@ -60,12 +60,17 @@ var ErrNotBuilt = errors.New("quickjs guest not built: run " + BuildCommand())
 type Guest struct {
 	// Wasm is the guest module. It must not be modified.
 	Wasm []byte
-	// Intl is the Intl bundle. It must not be modified.
-	Intl []byte
 	// Source says where the guest was found: SourceEmbedded, or the path
 	// of the .wasm file.
 	Source string
+
+	intl func() ([]byte, error)
 }
+
+// Intl returns the Intl bundle. The embedded guest's is read on the first
+// call (a guest read from files was read and checked by [Load]). It must
+// not be modified.
+func (g *Guest) Intl() ([]byte, error) { return g.intl() }
 
 // CacheDir returns the cache directory: $PTC_CACHE_DIR, or when that is
 // unset or empty, ptc-run under os.UserCacheDir (an empty PTC_CACHE_DIR
@@ -188,7 +193,7 @@ func Load(path string) (*Guest, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Guest{Wasm: wasm, Intl: intl, Source: wasmPath}, nil
+	return &Guest{Wasm: wasm, intl: func() ([]byte, error) { return intl, nil }, Source: wasmPath}, nil
 }
 
 // pick returns the first of names that exists in dir, else the first.

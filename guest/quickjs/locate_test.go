@@ -51,20 +51,20 @@ func TestFind(t *testing.T) {
 		errHas []string
 	}{
 		{"make guest layout", func(t *testing.T, dir string) (string, string) {
-			write(t, dir, IntlFileName, g.Intl)
+			write(t, dir, IntlFileName, mustIntl(t, g))
 			return dir, write(t, dir, FileName, g.Wasm)
 		}, nil},
 		{"cache layout", func(t *testing.T, dir string) (string, string) {
-			write(t, dir, intlName, g.Intl)
+			write(t, dir, intlName, mustIntl(t, g))
 			return dir, write(t, dir, wasmName, g.Wasm)
 		}, nil},
 		{"wasm file, intl beside", func(t *testing.T, dir string) (string, string) {
-			write(t, dir, intlName, g.Intl)
+			write(t, dir, intlName, mustIntl(t, g))
 			p := write(t, dir, "any.wasm", g.Wasm)
 			return p, p
 		}, nil},
 		{"PTC_GUEST", func(t *testing.T, dir string) (string, string) {
-			write(t, dir, IntlFileName, g.Intl)
+			write(t, dir, IntlFileName, mustIntl(t, g))
 			p := write(t, dir, FileName, g.Wasm)
 			t.Setenv(EnvGuest, dir)
 			return "", p
@@ -75,7 +75,7 @@ func TestFind(t *testing.T) {
 			if err := os.MkdirAll(gd, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			write(t, gd, intlName, g.Intl)
+			write(t, gd, intlName, mustIntl(t, g))
 			return "", write(t, gd, wasmName, g.Wasm)
 		}, nil},
 		{"path first, then cache", func(t *testing.T, dir string) (string, string) {
@@ -84,14 +84,14 @@ func TestFind(t *testing.T) {
 			if err := os.MkdirAll(gd, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			write(t, gd, intlName, g.Intl)
+			write(t, gd, intlName, mustIntl(t, g))
 			return filepath.Join(dir, "missing.wasm"), write(t, gd, wasmName, g.Wasm)
 		}, nil},
 		{"nothing", func(t *testing.T, dir string) (string, string) {
 			return "", ""
 		}, []string{"quickjs guest not built: run go run github.com/ptchost/ptc/cmd/ptc-run@latest guest build"}},
 		{"wrong digest ignored", func(t *testing.T, dir string) (string, string) {
-			write(t, dir, IntlFileName, g.Intl)
+			write(t, dir, IntlFileName, mustIntl(t, g))
 			write(t, dir, FileName, append([]byte{}, g.Wasm[:100]...))
 			return dir, ""
 		}, []string{"guest build (ignored: ", FileName + ": sha256 ", "recorded " + WasmDigest()}},
@@ -105,7 +105,7 @@ func TestFind(t *testing.T) {
 			if err := os.MkdirAll(gd, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			write(t, gd, intlName, g.Intl)
+			write(t, gd, intlName, mustIntl(t, g))
 			write(t, gd, wasmName, []byte("\x00asm\x01\x00\x00\x00"))
 			return "", ""
 		}, []string{wasmName + ": sha256 "}},
@@ -129,7 +129,7 @@ func TestFind(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Find(%q): %v", path, err)
 			}
-			if got.Source != source || Digest(got.Wasm) != WasmDigest() || Digest(got.Intl) != IntlDigest() {
+			if got.Source != source || Digest(got.Wasm) != WasmDigest() || Digest(mustIntl(t, got)) != IntlDigest() {
 				t.Errorf("Find(%q) = source %q; want %q with the recorded digests", path, got.Source, source)
 			}
 		})
@@ -161,4 +161,14 @@ func TestBuildCommand(t *testing.T) {
 	if got, want := BuildCommand(), "go run github.com/ptchost/ptc/cmd/ptc-run@latest guest build"; got != want {
 		t.Errorf("BuildCommand() = %q, want %q", got, want)
 	}
+}
+
+// mustIntl is g's Intl bundle.
+func mustIntl(t *testing.T, g *Guest) []byte {
+	t.Helper()
+	b, err := g.Intl()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

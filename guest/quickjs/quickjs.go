@@ -14,6 +14,7 @@ import (
 	"embed"
 	"errors"
 	"io/fs"
+	"sync"
 )
 
 // build holds the files of the build directory, not its subdirectories:
@@ -54,7 +55,7 @@ func Intl() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	return g.Intl, nil
+	return g.Intl()
 }
 
 // embedded returns the guest built into build/ when this package was
@@ -67,14 +68,15 @@ func embedded() (g *Guest, ok bool, err error) {
 	if err != nil {
 		return nil, false, err
 	}
-	intl, err := build.ReadFile("build/" + IntlFileName)
-	if errors.Is(err, fs.ErrNotExist) {
+	if _, err := fs.Stat(build, "build/"+IntlFileName); errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
-	}
-	if err != nil {
+	} else if err != nil {
 		return nil, false, err
 	}
-	return &Guest{Wasm: wasm, Intl: intl, Source: SourceEmbedded}, true, nil
+	// The bundle (2.4 MB) is copied out of the binary only when a run
+	// first uses Intl.
+	intl := sync.OnceValues(func() ([]byte, error) { return build.ReadFile("build/" + IntlFileName) })
+	return &Guest{Wasm: wasm, intl: intl, Source: SourceEmbedded}, true, nil
 }
 
 // Script returns the source of one of the guest's own scripts in
