@@ -28,7 +28,10 @@ import (
 // Config configures a Host. The zero value is valid.
 type Config struct {
 	// CompilationCacheDir, when set, keeps wazero's compiled guest on disk
-	// so later processes skip compilation.
+	// so later processes skip compilation, and beside it what New derives
+	// from the guest: the instrumented module, the scripts' bytecode and
+	// the snapshot of the initialised guest (files named ptc-*.bin, each
+	// checked by the sha256 it ends with).
 	CompilationCacheDir string
 	// GuestPath is where to look first for the QuickJS guest: a .wasm file
 	// with its Intl bundle beside it, or a directory holding both, as
