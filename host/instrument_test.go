@@ -19,3 +19,20 @@ func BenchmarkInstrument(b *testing.B) {
 		}
 	}
 }
+
+// TestInstrument_followsStack: the QuickJS guest's stack is followed (its
+// layout passes fuel's checks), so a recycled instance's reset copies back
+// only the stack a run used.
+func TestInstrument_followsStack(t *testing.T) {
+	g, err := quickjs.Find("")
+	if err != nil {
+		t.Skip(err)
+	}
+	_, st, err := instrument(g.Wasm)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.StackWrites < 1000 {
+		t.Fatalf("%d stack pointer writes followed; the guest's stack is not followed", st.StackWrites)
+	}
+}

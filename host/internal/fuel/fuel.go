@@ -122,14 +122,11 @@ func instrument(wasm []byte, opt Options) (result, error) {
 		}
 		secs = append(secs, section{id, body})
 	}
-	m := &module{opt: opt, poll: -1, sp: -1, dataLow: 1 << 32}
+	m := &module{opt: opt, poll: -1, sp: -1}
 	for _, s := range secs {
 		if err := m.scan(s); err != nil {
 			return result{}, err
 		}
-	}
-	if opt.StackLow != "" {
-		m.findStackPointer()
 	}
 	if m.poll < 0 {
 		return result{}, fmt.Errorf("fuel: module does not import %s.%s", opt.PollModule, opt.PollName)
@@ -145,18 +142,8 @@ func instrument(wasm []byte, opt Options) (result, error) {
 		secs = withSection(secs, section{id: secGlobal, body: []byte{0}})
 	}
 	if opt.StackLow != "" {
-		if m.sp < 0 || m.spInit == nil {
-			return result{}, fmt.Errorf("%w: no mutable i32 global named __stack_pointer", ErrUnsupported)
-		}
-		// Below the stack's top there must be nothing but the stack
-		// (wasm-ld --stack-first): the data, and the heap after it, above.
-		e := &reader{b: m.spInit}
-		top := int64(-1)
-		if e.byte() == 0x41 {
-			top = int64(uint32(e.s32()))
-		}
-		if e.err != nil || top < 0 || m.dataLow < top {
-			return result{}, fmt.Errorf("%w: the stack is not first in memory", ErrUnsupported)
+		if err := m.stackLayout(); err != nil {
+			return result{}, fmt.Errorf("%w: %s", ErrUnsupported, err)
 		}
 		if !m.hasExports {
 			secs = withSection(secs, section{id: secExport, body: []byte{0}})
@@ -242,13 +229,13 @@ type module struct {
 	hasTypes, hasFuncs, hasGlobals, hasCode bool
 	hasExports                              bool
 
-	dataLow     int64             // lowest active data segment offset; -1: unknown
-	sp          int64             // the stack pointer's global index, or -1
-	spInit      []byte            // its initial value's constant expression, with its end
-	globalTypes map[uint32]string // defined globals' value type and mutability
-	globalNames map[uint32]string // from the name section
+	// For Options.StackLow: the sections stackLayout reads, the global
+	// names, and the stack pointer it finds.
+	globalSec, exportSec, dataSec []byte
+	globalNames                   map[uint32]string // from the name section
+	sp                            int64             // the stack pointer's global index, or -1
+	spInit                        []byte            // its initial value's constant expression, with its end
 
-	inits    [][]byte          // defined globals' initial values
 	sigs     []string          // each type's encoding
 	funcType []uint32          // type index of every function, imported ones first
 	names    map[uint32]string // from the name section
@@ -354,39 +341,12 @@ func (m *module) scan(s section) error {
 	case secGlobal:
 		m.hasGlobals = true
 		m.globals = r.u32()
-		m.inits = make([][]byte, 0, m.globals)
-		m.globalTypes = make(map[uint32]string, m.globals)
-		for i := uint32(0); i < m.globals && r.err == nil; i++ {
-			t := string(r.bytes(2))
-			start := r.off
-			r.constExpr()
-			m.globalTypes[m.importedGlobals+i] = t
-			m.inits = append(m.inits, r.b[start:r.off])
-		}
+		m.globalSec = s.body
 	case secExport:
 		m.hasExports = true
+		m.exportSec = s.body
 	case secData:
-		n := r.u32()
-		for i := uint32(0); i < n && r.err == nil; i++ {
-			flag := r.u32()
-			if flag == 2 {
-				r.u32() // memory
-			}
-			if flag != 1 { // active: its offset
-				start := r.off
-				r.constExpr()
-				e := &reader{b: r.b[start:r.off]}
-				if e.byte() == 0x41 && r.err == nil {
-					if off := e.s32(); e.byte() == 0x0b && e.done() {
-						m.dataLow = min(m.dataLow, int64(uint32(off)))
-						r.bytes(int(r.u32()))
-						continue
-					}
-				}
-				m.dataLow = -1 // an offset not known here
-			}
-			r.bytes(int(r.u32()))
-		}
+		m.dataSec = s.body
 	case secCode:
 		m.hasCode = true
 	}
@@ -419,17 +379,87 @@ func (m *module) readNames(r *reader) {
 	}
 }
 
-// findStackPointer sets sp and spInit from the global names, once every
-// section was read: the name section follows the global section.
-func (m *module) findStackPointer() {
-	for idx, name := range m.globalNames {
-		if name != "__stack_pointer" || idx < m.importedGlobals || idx-m.importedGlobals >= uint32(len(m.inits)) {
-			continue
-		}
-		if m.globalTypes[idx] == "\x7f\x01" { // i32, mutable
-			m.sp, m.spInit = int64(idx), m.inits[idx-m.importedGlobals]
+// stackLayout finds the stack pointer (the defined mutable i32 global the
+// name section calls __stack_pointer) and checks that only the stack lies
+// below its initial value, as wasm-ld --stack-first lays memory out: every
+// active data segment lies at or above it (and there is one: .bss, which
+// follows the data, has no segment), and that the export name is free.
+func (m *module) stackLayout() error {
+	var idx uint32
+	found := false
+	for i, name := range m.globalNames {
+		if name == "__stack_pointer" {
+			idx, found = i, true
 		}
 	}
+	if !found || idx < m.importedGlobals {
+		return errors.New("no defined global named __stack_pointer")
+	}
+	r := &reader{b: m.globalSec}
+	r.u32()
+	var top int64 = -1
+	for i := m.importedGlobals; i < m.importedGlobals+m.globals && r.err == nil; i++ {
+		t := r.bytes(2)
+		init, ok := r.constant()
+		if !ok {
+			return fmt.Errorf("global %d: an initial value not read here", i)
+		}
+		if i == idx {
+			if string(t) != "\x7f\x01" || init < 0 {
+				return errors.New("__stack_pointer is not a mutable i32 set to a constant")
+			}
+			m.sp, m.spInit, top = int64(i), append(append([]byte{0x41}, sleb(int64(int32(init)))...), 0x0b), init
+		}
+	}
+	if r.err != nil || top < 0 {
+		return errors.New("__stack_pointer's initial value not found")
+	}
+	r = &reader{b: m.dataSec}
+	n := r.u32()
+	active := 0
+	for i := uint32(0); i < n && r.err == nil; i++ {
+		flag := r.u32()
+		if flag == 2 {
+			r.u32() // memory
+		}
+		if flag != 1 { // active: its offset
+			off, ok := r.constant()
+			if !ok || off < top {
+				return errors.New("the stack is not first in memory")
+			}
+			active++
+		}
+		r.bytes(int(r.u32()))
+	}
+	if r.err != nil || active == 0 {
+		return errors.New("the stack is not known to be first in memory")
+	}
+	if len(m.exportSec) == 0 {
+		return nil
+	}
+	r = &reader{b: m.exportSec}
+	n = r.u32()
+	for i := uint32(0); i < n && r.err == nil; i++ {
+		if r.name() == m.opt.StackLow {
+			return fmt.Errorf("the module already exports %q", m.opt.StackLow)
+		}
+		r.byte()
+		r.u32()
+	}
+	return r.err
+}
+
+// constant reads a constant expression that is an i32.const, as an
+// unsigned 32-bit value.
+func (r *reader) constant() (int64, bool) {
+	if r.byte() != 0x41 {
+		return 0, false
+	}
+	v := r.s32()
+	if r.byte() != 0x0b || r.err != nil {
+		return 0, false
+	}
+	return int64(uint32(v)), true
 }
 
 // low is the index of the global that follows the stack's deepest point

@@ -284,6 +284,8 @@ func TestInstrument_stackLow(t *testing.T) {
 		Raw(0x23, byte(sp)).I32Const(64).I32Add().Raw(0x24, byte(sp)) // sp += 64
 	m.Func(i32ToV, nil, body)
 	m.ExportFunc("frame", frame)
+	m.Memory(1, -1)
+	m.Data(4096, []byte("data above the stack"))
 	wasm := m.Bytes()
 
 	opt := opts
@@ -324,19 +326,28 @@ func TestInstrument_stackLow(t *testing.T) {
 	if !errors.Is(err, fuel.ErrUnsupported) {
 		t.Fatalf("a module without a stack pointer: %v, want ErrUnsupported", err)
 	}
+	// Only the stack may lie below its top: data below it, or no data
+	// segment at all (statics in .bss could lie anywhere), is refused; so
+	// is a module that exports the name already.
 	for _, c := range []struct {
-		at   uint32
-		want bool
-	}{{16, false}, {4096, true}} {
+		at     []uint32
+		export string
+		want   bool
+	}{{[]uint32{16}, "", false}, {nil, "", false}, {[]uint32{8192, 16}, "", false}, {[]uint32{4096}, "", true}, {[]uint32{4096}, "stack_low", false}} {
 		m := wasmgen.New()
 		m.Import("ptc", "interrupted", toI32)
 		m.Global("__stack_pointer", 4096)
-		m.Func(none, nil, wasmgen.NewBody())
+		f := m.Func(none, nil, wasmgen.NewBody())
+		if c.export != "" {
+			m.ExportFunc(c.export, f)
+		}
 		m.Memory(1, -1)
-		m.Data(c.at, []byte("data"))
+		for _, at := range c.at {
+			m.Data(at, []byte("data"))
+		}
 		_, _, err := fuel.Instrument(m.Bytes(), opt)
-		if ok := err == nil; ok != c.want {
-			t.Fatalf("data at %d under a stack whose top is 4096: %v", c.at, err)
+		if ok := err == nil; ok != c.want || (err != nil && !errors.Is(err, fuel.ErrUnsupported)) {
+			t.Fatalf("data at %v under a stack whose top is 4096, export %q: %v", c.at, c.export, err)
 		}
 	}
 }
