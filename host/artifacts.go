@@ -9,6 +9,9 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+	"time"
 )
 
 // artifacts keeps what New derives from the guest on every start, the
@@ -39,7 +42,7 @@ func artifactKey(kind string, parts ...[]byte) string {
 
 // load returns the artifact key names, when it is there and whole.
 func (a artifacts) load(key string) ([]byte, bool) {
-	if a.dir == "" {
+	if a.dir == "" || key == "" {
 		return nil, false
 	}
 	b, err := os.ReadFile(filepath.Join(a.dir, key))
@@ -71,6 +74,40 @@ func (a artifacts) store(key string, body []byte) {
 	cerr := f.Close()
 	if werr != nil || cerr != nil || os.Rename(f.Name(), filepath.Join(a.dir, key)) != nil {
 		_ = os.Remove(f.Name())
+		return
+	}
+	a.prune(key)
+}
+
+// keepPerKind bounds the artifacts of one kind: keys that hold a build ID
+// change with every build of the program, and nothing else removes the
+// files of older builds.
+const keepPerKind = 4
+
+// prune removes the oldest artifacts of key's kind beyond keepPerKind. A
+// process still using one it removed has read it already; a later one
+// derives it again.
+func (a artifacts) prune(key string) {
+	kind := key[:strings.LastIndexByte(key, '-')+1] // "ptc-<kind>-"
+	names, err := filepath.Glob(filepath.Join(a.dir, kind+"*.bin"))
+	if err != nil || len(names) <= keepPerKind {
+		return
+	}
+	type file struct {
+		name string
+		mod  time.Time
+	}
+	files := make([]file, 0, len(names))
+	for _, n := range names {
+		if st, err := os.Stat(n); err == nil {
+			files = append(files, file{n, st.ModTime()})
+		}
+	}
+	slices.SortFunc(files, func(x, y file) int { return y.mod.Compare(x.mod) })
+	for _, f := range files[min(keepPerKind, len(files)):] {
+		if filepath.Base(f.name) != key {
+			_ = os.Remove(f.name)
+		}
 	}
 }
 
@@ -118,18 +155,18 @@ func (h *Host) compileCached(ctx context.Context, srcs ...[]byte) ([][]byte, err
 	return codes, nil
 }
 
-// snapshotFormat versions the snapshot artifact beyond what its key
-// hashes (the guest and the scripts' bytecode): raise it when what
-// ptc_init gets from the host changes.
-const snapshotFormat = "1"
-
 // snapshotCached is takeSnapshot through the artifacts, which keep the
 // chunks where the snapshot differs from h.fresh (about a tenth of it;
-// most of memory is the zeroed stack). The instrumentation is not in the
-// key: it changes the guest's globals, never its memory.
+// most of memory is the zeroed stack). What ptc_init gets from the host is
+// this program's code, so the key holds its build ID (see
+// instrumentCached) with the guest and the scripts' bytecode.
 func (h *Host) snapshotCached(ctx context.Context) (*image, error) {
 	code := h.scripts.code
-	key := artifactKey("snapshot", []byte(snapshotFormat), h.guestSum[:], code[scriptBootstrap], code[scriptInspect], code[scriptWeb])
+	id := executableID()
+	key := artifactKey("snapshot", []byte(id), h.guestSum[:], code[scriptBootstrap], code[scriptInspect], code[scriptWeb])
+	if id == "" {
+		key = "" // not kept
+	}
 	if b, ok := h.artifacts.load(key); ok {
 		if img, ok := decodeImage(h.fresh, b); ok {
 			return img, nil
@@ -140,7 +177,7 @@ func (h *Host) snapshotCached(ctx context.Context) (*image, error) {
 		return nil, err
 	}
 	img := &image{mem: snap, chunks: diffChunks(h.fresh, snap)}
-	if h.artifacts.dir != "" {
+	if h.artifacts.dir != "" && key != "" {
 		h.artifacts.store(key, encodeImage(img))
 	}
 	return img, nil

@@ -3,8 +3,10 @@ package host
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestImage_encoding: an image read back from its artifact is the image,
@@ -61,5 +63,35 @@ func TestExecutableID(t *testing.T) {
 	id := executableID()
 	if len(id) < 20 || !strings.Contains(id, "/") {
 		t.Fatalf("executableID() = %q, want a Go build ID", id)
+	}
+}
+
+// TestArtifacts_prune: storing an artifact keeps the newest keepPerKind of
+// its kind (and always itself), and leaves other kinds alone.
+func TestArtifacts_prune(t *testing.T) {
+	a := artifacts{dir: t.TempDir()}
+	a.store(artifactKey("other", []byte("x")), []byte("other"))
+	var keys []string
+	for i := range keepPerKind + 3 {
+		k := artifactKey("instrumented", []byte{byte(i)})
+		keys = append(keys, k)
+		a.store(k, []byte{byte(i)})
+		old := time.Now().Add(time.Duration(i-100) * time.Minute) // older first
+		if err := os.Chtimes(filepath.Join(a.dir, k), old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	left, _ := filepath.Glob(filepath.Join(a.dir, "ptc-instrumented-*.bin"))
+	if len(left) != keepPerKind {
+		t.Fatalf("%d instrumented artifacts left, want %d", len(left), keepPerKind)
+	}
+	if _, ok := a.load(keys[len(keys)-1]); !ok {
+		t.Fatal("the newest artifact was removed")
+	}
+	if _, ok := a.load(keys[0]); ok {
+		t.Fatal("the oldest artifact was kept")
+	}
+	if _, ok := a.load(artifactKey("other", []byte("x"))); !ok {
+		t.Fatal("an artifact of another kind was removed")
 	}
 }

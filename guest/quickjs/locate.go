@@ -69,8 +69,13 @@ type Guest struct {
 
 // Intl returns the Intl bundle. The embedded guest's is read on the first
 // call (a guest read from files was read and checked by [Load]). It must
-// not be modified.
-func (g *Guest) Intl() ([]byte, error) { return g.intl() }
+// not be modified. A Guest that [Find] or [Load] did not return has none.
+func (g *Guest) Intl() ([]byte, error) {
+	if g.intl == nil {
+		return nil, errors.New("quickjs: this Guest has no Intl bundle: Find or Load returns one that has")
+	}
+	return g.intl()
+}
 
 // CacheDir returns the cache directory: $PTC_CACHE_DIR, or when that is
 // unset or empty, ptc-run under os.UserCacheDir (an empty PTC_CACHE_DIR
