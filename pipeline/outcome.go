@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/ptchost/ptc/registry"
@@ -19,6 +20,19 @@ type Outcome struct {
 	content  []registry.Part
 	context  []registry.Part
 	duration time.Duration
+
+	// rawContent, when set, is the value's JSON whose default rendering
+	// is the content, made on first use (see Pipeline.stages).
+	rawContent json.RawMessage
+	render     sync.Once
+}
+
+// parts returns the content, rendering it first if it was deferred.
+func (o *Outcome) parts() []registry.Part {
+	if o.rawContent != nil {
+		o.render.Do(func() { o.content = registry.RenderJSON(o.rawContent) })
+	}
+	return o.content
 }
 
 // Invocation returns the call the outcome belongs to.
@@ -87,14 +101,14 @@ func (o *Outcome) Content() []registry.Part {
 	if o.err != nil {
 		return []registry.Part{registry.TextPart("Error: " + o.err.Reason)}
 	}
-	return slices.Clone(o.content)
+	return slices.Clone(o.parts())
 }
 
 // Images returns the image parts of the content, in order: copies, and
 // nil (without allocating) when there are none, as on failure.
 func (o *Outcome) Images() []registry.Part {
-	if o.err != nil {
-		return nil
+	if o.err != nil || o.rawContent != nil {
+		return nil // a deferred rendering is one text part
 	}
 	return registry.Images(o.content)
 }

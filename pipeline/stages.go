@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -80,7 +81,7 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation) *Outcome {
 	}
 	o := &inv.out
 	if fail != nil {
-		o.err, o.value, o.content = fail, nil, nil
+		o.err, o.value, o.content, o.rawContent = fail, nil, nil, nil
 	}
 	o.duration = time.Since(inv.start)
 	p.result(ctx, h, o)
@@ -116,6 +117,21 @@ func (p *Pipeline) stages(ctx context.Context, h *hooks, inv *Invocation) *Error
 	}
 	if err := inv.tool.ValidateOutput(v); err != nil {
 		return toolFailed(inv, err)
+	}
+	if len(h.post) == 0 && inv.present == nil {
+		// Nothing reads the content before the caller does, which may
+		// never: it is rendered on first use (Outcome.Content).
+		content, raw, ok, e := p.deferRender(inv, v)
+		if ok {
+			if e != nil {
+				return e
+			}
+			if ctx.Err() != nil {
+				return cancelled(ctx, inv)
+			}
+			inv.out.value, inv.out.content, inv.out.rawContent = v, content, raw
+			return nil
+		}
 	}
 	content, e := p.project(inv, v)
 	if e != nil {
@@ -370,6 +386,21 @@ func (p *Pipeline) project(inv *Invocation, v any) (content []registry.Part, e *
 		return nil, toolFailed(inv, err)
 	}
 	return content, nil
+}
+
+// deferRender is project for a call whose content may be rendered later
+// (Call.DeferRender), failing as project would.
+func (p *Pipeline) deferRender(inv *Invocation, v any) (content []registry.Part, raw json.RawMessage, ok bool, e *Error) {
+	defer func() {
+		if r := recover(); r != nil {
+			content, raw, ok, e = nil, nil, true, toolFailed(inv, fmt.Errorf("tool %q: render panic: %v", inv.name, r))
+		}
+	}()
+	content, raw, ok, err := inv.call.DeferRender(v)
+	if err != nil {
+		return nil, nil, ok, toolFailed(inv, err)
+	}
+	return content, raw, ok, nil
 }
 
 // postExecute runs the post-execute listeners until one blocks. A panic

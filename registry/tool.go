@@ -144,6 +144,7 @@ type Tool struct {
 	execute       func(ctx context.Context, args any, exec *Exec) (any, error)
 	mode          func(args any) Mode
 	render        func(args, value any) ([]Part, error)
+	deferRender   func(value any) ([]Part, json.RawMessage, error) // nil when the tool renders its own content
 	project       func(args, value any) ([]Part, error)
 	finalize      func(args any, content []Part) []Part
 	presentCall   func(args any) any
@@ -291,6 +292,15 @@ func bindSpec[A, V any](t *Tool, spec Spec[A, V]) {
 		}
 		return defaultRender(x)
 	}
+	if render == nil && spec.ProjectContent == nil && spec.FinalizeContent == nil {
+		t.deferRender = func(v any) ([]Part, json.RawMessage, error) {
+			x, err := value(v)
+			if err != nil {
+				return nil, nil, err
+			}
+			return deferDefault(x)
+		}
+	}
 	if f := spec.ProjectContent; f != nil {
 		t.project = func(args, v any) ([]Part, error) {
 			x, err := value(v)
@@ -336,6 +346,38 @@ func defaultRender(v any) ([]Part, error) {
 		return nil, fmt.Errorf("render value: %w", err)
 	}
 	return []Part{TextPart(string(b))}, nil
+}
+
+// deferDefault does the part of defaultRender that can fail: a string
+// renders to itself at once; any other value is returned as valid JSON,
+// which RenderJSON lays out without failing.
+func deferDefault(v any) ([]Part, json.RawMessage, error) {
+	switch x := v.(type) {
+	case string:
+		return []Part{TextPart(x)}, nil, nil
+	case json.RawMessage:
+		if !json.Valid(x) {
+			_, err := defaultRender(x) // its error, word for word
+			return nil, nil, err
+		}
+		return nil, x, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, nil, fmt.Errorf("render value: %w", err)
+	}
+	return nil, b, nil
+}
+
+// RenderJSON is the default content of a value whose JSON is raw (valid
+// JSON, as [Call.DeferRender] returns it): one text part, laid out.
+func RenderJSON(raw json.RawMessage) []Part {
+	b, err := jsonindent.Indent(raw)
+	if err != nil {
+		// Not valid JSON after all: show it as it is.
+		return []Part{TextPart(string(raw))}
+	}
+	return []Part{TextPart(string(b))}
 }
 
 // Name returns the model-facing name.
@@ -521,6 +563,21 @@ func (c *Call) Execute(ctx context.Context, exec *Exec) (v any, err error) {
 // declaration.
 func (c *Call) Render(value any) ([]Part, error) {
 	return c.tool.render(c.args, value)
+}
+
+// DeferRender is Render for a caller that may never need the content, such
+// as a program's subcall whose content nobody reads: ok is false when the
+// tool declares its own Render, ProjectContent or FinalizeContent (call
+// those). Otherwise the content is the default rendering of value, and
+// DeferRender fails exactly when Render would; it returns the content when
+// it costs nothing (a string), else the value as JSON, whose content
+// [RenderJSON] makes later, identical to Render's.
+func (c *Call) DeferRender(value any) (content []Part, raw json.RawMessage, ok bool, err error) {
+	if c.tool.deferRender == nil {
+		return nil, nil, false, nil
+	}
+	content, raw, err = c.tool.deferRender(value)
+	return content, raw, true, err
 }
 
 // ProjectContent returns the tool's execution-prepared content for value and
