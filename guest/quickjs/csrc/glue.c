@@ -52,6 +52,7 @@ static JSValue settle_fn, describe_fn, string_fn, keep_shapes, tool_error_fn, da
 // Object.prototype and Array.prototype as the context made them: a return
 // value whose objects have others is not plain data.
 static JSValue object_proto, array_proto;
+static JSAtom atom_toJSON; // "toJSON", made once (in the snapshot)
 static JSValue timer_next_fn, timer_fire_fn, return_value_fn, load_intl_fn;
 static int pending_calls;
 // Timers pending (live), those of them that keep a settled run alive (keep:
@@ -497,8 +498,20 @@ static int ser_value(struct ser *s, JSValueConst v) {
         dbuf_putstr(&s->b, JS_VALUE_GET_BOOL(v) ? "true" : "false");
         break;
     case JS_TAG_INT:
-        dbuf_put(&s->b, (const uint8_t *)num, (size_t)snprintf(num, sizeof num, "%d", (int)JS_VALUE_GET_INT(v)));
+    {
+        // The digits by hand: snprintf's machinery costs more than the rest
+        // of a small argument object.
+        int32_t i = JS_VALUE_GET_INT(v);
+        uint32_t u = i < 0 ? 0u - (uint32_t)i : (uint32_t)i;
+        char *e = num + sizeof num, *d = e;
+        do {
+            *--d = (char)('0' + u % 10);
+            u /= 10;
+        } while (u);
+        if (i < 0) *--d = '-';
+        dbuf_put(&s->b, (const uint8_t *)d, (size_t)(e - d));
         break;
+    }
     case JS_TAG_FLOAT64: {
         double d = JS_VALUE_GET_FLOAT64(v);
         if (!isfinite(d) && s->strict) {
@@ -525,7 +538,7 @@ static int ser_value(struct ser *s, JSValueConst v) {
     case JS_TAG_OBJECT: {
         if (s->strict) {
             // toJSON applies, as in JSON.stringify (the value's own code).
-            JSValue tj = JS_GetPropertyStr(c, v, "toJSON");
+            JSValue tj = JS_GetProperty(c, v, atom_toJSON);
             if (JS_IsException(tj)) return SER_FAIL;
             if (JS_IsFunction(c, tj)) {
                 JSValue key = JS_NewString(c, "");
@@ -1111,6 +1124,7 @@ static int setup(void) {
     JSValue o = JS_NewObject(ctx), a = JS_NewArray(ctx);
     object_proto = JS_GetPrototype(ctx, o);
     array_proto = JS_GetPrototype(ctx, a);
+    atom_toJSON = JS_NewAtom(ctx, "toJSON");
     JS_FreeValue(ctx, o);
     JS_FreeValue(ctx, a);
     JSValue fn = load_script(ctx, SCRIPT_BOOTSTRAP);
@@ -1238,6 +1252,211 @@ EXPORT("ptc_prelude") int32_t ptc_prelude(char *src, uint32_t len) {
     return 0;
 }
 
+// --- results: a direct parser for the common case, JSON.parse's otherwise ---
+//
+// A subcall's value is parsed here when it is made only of objects, arrays,
+// printable-ASCII strings without escapes, numbers, true, false and null,
+// nested at most FJ_DEPTH deep: the values are built directly, with the
+// calls JSON.parse makes (JS_DefinePropertyValue with C_W_E, strtod for a
+// number), so the result is the one JSON.parse gives. Anything else (an
+// escape, a non-ASCII byte, invalid JSON) goes to JS_ParseJSON whole.
+
+#define FJ_DEPTH 32
+
+struct fj {
+    const char *p, *end;
+};
+
+static void fj_space(struct fj *f) {
+    while (f->p < f->end && (*f->p == ' ' || *f->p == '\n' || *f->p == '\r' || *f->p == '\t')) f->p++;
+}
+
+static int fj_digit(const struct fj *f, const char *p) { return p < f->end && *p >= '0' && *p <= '9'; }
+
+// fj_string reads a string of printable ASCII without escapes at f->p (a
+// '"'): its bytes in *s, *n; 0 when it is another string.
+static int fj_string(struct fj *f, const char **s, size_t *n) {
+    const char *q = f->p + 1;
+    for (; q < f->end; q++) {
+        unsigned char ch = (unsigned char)*q;
+        if (ch == '"') {
+            *s = f->p + 1;
+            *n = (size_t)(q - *s);
+            f->p = q + 1;
+            return 1;
+        }
+        if (ch < 0x20 || ch >= 0x80 || ch == '\\') return 0;
+    }
+    return 0;
+}
+
+// fj_number reads a JSON number as json_parse_number does: the grammar
+// checked, the value strtod's. JS_UNINITIALIZED when it is not one.
+static JSValue fj_number(struct fj *f) {
+    const char *p = f->p, *start = p;
+    if (p < f->end && *p == '-') p++;
+    if (!fj_digit(f, p)) return JS_UNINITIALIZED;
+    if (*p == '0' && fj_digit(f, p + 1)) return JS_UNINITIALIZED;
+    const char *digits = p;
+    uint32_t n = 0;
+    while (fj_digit(f, p)) n = n * 10 + (uint32_t)(*p++ - '0');
+    int plain = p - digits <= 9;
+    if (p < f->end && *p == '.') {
+        plain = 0;
+        p++;
+        if (!fj_digit(f, p)) return JS_UNINITIALIZED;
+        while (fj_digit(f, p)) p++;
+    }
+    if (p < f->end && (*p == 'e' || *p == 'E')) {
+        plain = 0;
+        p++;
+        if (p < f->end && (*p == '+' || *p == '-')) p++;
+        if (!fj_digit(f, p)) return JS_UNINITIALIZED;
+        while (fj_digit(f, p)) p++;
+    }
+    f->p = p;
+    if (plain) {
+        // At most 9 digits: exact as a double, as strtod reads it (-0 too).
+        double d = (double)n;
+        return JS_NewFloat64(ctx, *start == '-' ? -d : d);
+    }
+    char tmp[64];
+    size_t len = (size_t)(p - start);
+    if (len >= sizeof tmp) return JS_UNINITIALIZED;
+    memcpy(tmp, start, len);
+    tmp[len] = 0;
+    return JS_NewFloat64(ctx, strtod(tmp, NULL));
+}
+
+static int fj_word(struct fj *f, const char *w, size_t n) {
+    if ((size_t)(f->end - f->p) < n || memcmp(f->p, w, n) != 0) return 0;
+    f->p += n;
+    return 1;
+}
+
+// fj_value reads one value at f->p (after white space): the value,
+// JS_UNINITIALIZED when the input is not of the common case, or
+// JS_EXCEPTION (out of memory, say).
+static JSValue fj_value(struct fj *f, int depth) {
+    if (f->p >= f->end) return JS_UNINITIALIZED;
+    switch (*f->p) {
+    case '{': {
+        if (depth >= FJ_DEPTH) return JS_UNINITIALIZED;
+        f->p++;
+        JSValue o = JS_NewObject(ctx);
+        if (JS_IsException(o)) return o;
+        fj_space(f);
+        if (f->p < f->end && *f->p == '}') {
+            f->p++;
+            return o;
+        }
+        for (;;) {
+            const char *k;
+            size_t kn;
+            if (f->p >= f->end || *f->p != '"' || !fj_string(f, &k, &kn)) break;
+            fj_space(f);
+            if (f->p >= f->end || *f->p != ':') break;
+            f->p++;
+            fj_space(f);
+            JSValue v = fj_value(f, depth + 1);
+            if (JS_IsException(v) || JS_IsUninitialized(v)) {
+                JS_FreeValue(ctx, o);
+                return v;
+            }
+            JSAtom a = JS_NewAtomLen(ctx, k, kn);
+            if (a == JS_ATOM_NULL) {
+                JS_FreeValue(ctx, v);
+                JS_FreeValue(ctx, o);
+                return JS_EXCEPTION;
+            }
+            int r = JS_DefinePropertyValue(ctx, o, a, v, JS_PROP_C_W_E);
+            JS_FreeAtom(ctx, a);
+            if (r < 0) {
+                JS_FreeValue(ctx, o);
+                return JS_EXCEPTION;
+            }
+            fj_space(f);
+            if (f->p < f->end && *f->p == ',') {
+                f->p++;
+                fj_space(f);
+                continue;
+            }
+            if (f->p < f->end && *f->p == '}') {
+                f->p++;
+                return o;
+            }
+            break;
+        }
+        JS_FreeValue(ctx, o);
+        return JS_UNINITIALIZED;
+    }
+    case '[': {
+        if (depth >= FJ_DEPTH) return JS_UNINITIALIZED;
+        f->p++;
+        JSValue a = JS_NewArray(ctx);
+        if (JS_IsException(a)) return a;
+        fj_space(f);
+        if (f->p < f->end && *f->p == ']') {
+            f->p++;
+            return a;
+        }
+        for (uint32_t i = 0;; i++) {
+            JSValue v = fj_value(f, depth + 1);
+            if (JS_IsException(v) || JS_IsUninitialized(v)) {
+                JS_FreeValue(ctx, a);
+                return v;
+            }
+            if (JS_DefinePropertyValueUint32(ctx, a, i, v, JS_PROP_C_W_E) < 0) {
+                JS_FreeValue(ctx, a);
+                return JS_EXCEPTION;
+            }
+            fj_space(f);
+            if (f->p < f->end && *f->p == ',') {
+                f->p++;
+                fj_space(f);
+                continue;
+            }
+            if (f->p < f->end && *f->p == ']') {
+                f->p++;
+                return a;
+            }
+            break;
+        }
+        JS_FreeValue(ctx, a);
+        return JS_UNINITIALIZED;
+    }
+    case '"': {
+        const char *s;
+        size_t n;
+        if (!fj_string(f, &s, &n)) return JS_UNINITIALIZED;
+        return JS_NewStringLen(ctx, s, n);
+    }
+    case 't':
+        return fj_word(f, "true", 4) ? JS_TRUE : JS_UNINITIALIZED;
+    case 'f':
+        return fj_word(f, "false", 5) ? JS_FALSE : JS_UNINITIALIZED;
+    case 'n':
+        return fj_word(f, "null", 4) ? JS_NULL : JS_UNINITIALIZED;
+    default:
+        return fj_number(f);
+    }
+}
+
+// parse_result is JSON.parse of the len bytes at buf (buf[len] is 0): the
+// direct parser's value when it takes the input, JS_ParseJSON's otherwise.
+static JSValue parse_result(const char *buf, size_t len) {
+    struct fj f = {buf, buf + len};
+    fj_space(&f);
+    JSValue v = fj_value(&f, 0);
+    if (JS_IsException(v)) return v;
+    if (!JS_IsUninitialized(v)) {
+        fj_space(&f);
+        if (f.p == f.end) return v;
+        JS_FreeValue(ctx, v);
+    }
+    return JS_ParseJSON(ctx, buf, len, "<input>");
+}
+
 static const char ok_prefix[] = "{\"ok\":true,\"value\":";
 
 // settle settles the promise of call id with the envelope in buf (rlen
@@ -1253,7 +1472,7 @@ static int settle(int32_t id, char *buf, uint32_t rlen) {
     size_t pl = sizeof(ok_prefix) - 1;
     if (rlen > pl + 1 && memcmp(buf, ok_prefix, pl) == 0 && buf[rlen - 1] == '}') {
         buf[rlen - 1] = 0;
-        JSValue v = JS_ParseJSON(ctx, buf + pl, rlen - 1 - pl, "<input>");
+        JSValue v = parse_result(buf + pl, rlen - 1 - pl);
         buf[rlen - 1] = '}';
         if (JS_IsException(v)) {
             JSValue e = JS_GetException(ctx);
