@@ -91,3 +91,35 @@ func TestPipeline_deferredContentPanic(t *testing.T) {
 		assert.Contains(t, o.Reason(), "MarshalJSON exploded")
 	}
 }
+
+// TestPipeline_deferredContentOwnsBytes: a tool that reuses the buffer it
+// returned does not change the content, which is made later.
+func TestPipeline_deferredContentOwnsBytes(t *testing.T) {
+	buf := []byte(`{"a":1}`)
+	tool := rawTool("t", func(context.Context, json.RawMessage, *registry.Exec) (any, error) { return json.RawMessage(buf), nil })
+	o := newPipeline(t, pipeline.Config{}, tool).Call(bg, call("t", `{}`), pipeline.Env{})
+	copy(buf, `{"b":2}`)
+	assert.Equal(t, "{\n  \"a\": 1\n}", text(o))
+}
+
+// TestPipeline_deferredValueJSON: a typed tool's value as JSON is the one
+// its content was made from, and a nil value is null.
+func TestPipeline_deferredValueJSON(t *testing.T) {
+	type out struct {
+		N int `json:"n"`
+	}
+	for _, c := range []struct {
+		v    *out
+		want string
+	}{{&out{N: 3}, `{"n":3}`}, {nil, `null`}} {
+		tool := registry.MustDefine(registry.Spec[json.RawMessage, *out]{
+			Name: "t", Description: "t",
+			Execute: func(context.Context, json.RawMessage, *registry.Exec) (*out, error) { return c.v, nil },
+		})
+		o := newPipeline(t, pipeline.Config{}, tool).Call(bg, call("t", `{}`), pipeline.Env{})
+		require.True(t, o.OK(), o.Reason())
+		v, err := o.ValueJSON()
+		require.NoError(t, err)
+		assert.Equal(t, c.want, string(v))
+	}
+}

@@ -91,6 +91,10 @@ func (o *Outcome) ValueJSON() (json.RawMessage, error) {
 	case nil:
 		return json.RawMessage("null"), nil
 	}
+	if o.rawContent != nil {
+		// The value's JSON, made when the content was deferred.
+		return bytes.Clone(o.rawContent), nil
+	}
 	return json.Marshal(o.value)
 }
 

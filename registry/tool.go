@@ -360,7 +360,9 @@ func deferDefault(v any) ([]Part, json.RawMessage, error) {
 			_, err := defaultRender(x) // its error, word for word
 			return nil, nil, err
 		}
-		return nil, x, nil
+		// A copy: the tool may reuse its buffer once it has returned,
+		// and the content is made from these bytes later.
+		return nil, bytes.Clone(x), nil
 	}
 	b, err := json.Marshal(v)
 	if err != nil {
