@@ -541,7 +541,22 @@ static int ser_value(struct ser *s, JSValueConst v) {
             JSValue tj = JS_GetProperty(c, v, atom_toJSON);
             if (JS_IsException(tj)) return SER_FAIL;
             if (JS_IsFunction(c, tj)) {
-                JSValue key = JS_NewString(c, "");
+                // Its argument is the property's name, or the index as a
+                // string in an array, "" at the top, as in JSON.stringify.
+                JSValue key;
+                if (s->depth == 0) {
+                    key = JS_NewString(c, "");
+                } else if (s->keys[s->depth - 1]) {
+                    key = JS_NewString(c, s->keys[s->depth - 1]);
+                } else {
+                    JSValue n = JS_NewInt64(c, s->idx[s->depth - 1]);
+                    key = JS_ToString(c, n);
+                    JS_FreeValue(c, n);
+                }
+                if (JS_IsException(key)) {
+                    JS_FreeValue(c, tj);
+                    return SER_FAIL;
+                }
                 JSValue r = JS_Call(c, tj, v, 1, (JSValueConst *)&key);
                 JS_FreeValue(c, key);
                 JS_FreeValue(c, tj);
@@ -1445,6 +1460,12 @@ static JSValue fj_value(struct fj *f, int depth) {
 // parse_result is JSON.parse of the len bytes at buf (buf[len] is 0): the
 // direct parser's value when it takes the input, JS_ParseJSON's otherwise.
 static JSValue parse_result(const char *buf, size_t len) {
+    // An escape or a non-ASCII byte anywhere sends the input to
+    // JS_ParseJSON before anything is built.
+    for (size_t i = 0; i < len; i++) {
+        unsigned char ch = (unsigned char)buf[i];
+        if (ch == '\\' || ch >= 0x80) return JS_ParseJSON(ctx, buf, len, "<input>");
+    }
     struct fj f = {buf, buf + len};
     fj_space(&f);
     JSValue v = fj_value(&f, 0);
