@@ -1343,6 +1343,22 @@ static JSValue fj_number(struct fj *f) {
     return JS_NewFloat64(ctx, strtod(tmp, NULL));
 }
 
+// fj_after reads what follows a member of an object or an array: 1 after
+// a ',', 0 after close (the end of it), -1 for anything else.
+static int fj_after(struct fj *f, char close) {
+    fj_space(f);
+    if (f->p < f->end && *f->p == ',') {
+        f->p++;
+        fj_space(f);
+        return 1;
+    }
+    if (f->p < f->end && *f->p == close) {
+        f->p++;
+        return 0;
+    }
+    return -1;
+}
+
 static int fj_word(struct fj *f, const char *w, size_t n) {
     if ((size_t)(f->end - f->p) < n || memcmp(f->p, w, n) != 0) return 0;
     f->p += n;
@@ -1390,17 +1406,9 @@ static JSValue fj_value(struct fj *f, int depth) {
                 JS_FreeValue(ctx, o);
                 return JS_EXCEPTION;
             }
-            fj_space(f);
-            if (f->p < f->end && *f->p == ',') {
-                f->p++;
-                fj_space(f);
-                continue;
-            }
-            if (f->p < f->end && *f->p == '}') {
-                f->p++;
-                return o;
-            }
-            break;
+            int next = fj_after(f, '}');
+            if (next == 0) return o;
+            if (next < 0) break;
         }
         JS_FreeValue(ctx, o);
         return JS_UNINITIALIZED;
@@ -1425,17 +1433,9 @@ static JSValue fj_value(struct fj *f, int depth) {
                 JS_FreeValue(ctx, a);
                 return JS_EXCEPTION;
             }
-            fj_space(f);
-            if (f->p < f->end && *f->p == ',') {
-                f->p++;
-                fj_space(f);
-                continue;
-            }
-            if (f->p < f->end && *f->p == ']') {
-                f->p++;
-                return a;
-            }
-            break;
+            int next = fj_after(f, ']');
+            if (next == 0) return a;
+            if (next < 0) break;
         }
         JS_FreeValue(ctx, a);
         return JS_UNINITIALIZED;
