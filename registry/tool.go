@@ -327,38 +327,27 @@ func bindSpec[A, V any](t *Tool, spec Spec[A, V]) {
 	}
 }
 
+// defaultRender is the content of a tool that declares no Render: the text
+// of a string, else the value as JSON, laid out.
 func defaultRender(v any) ([]Part, error) {
-	switch x := v.(type) {
-	case string:
-		return []Part{TextPart(x)}, nil
-	case json.RawMessage:
-		b, err := jsonindent.Indent(x)
-		if err != nil {
-			return nil, fmt.Errorf("render value: %w", err)
-		}
-		return []Part{TextPart(string(b))}, nil
+	content, raw, err := deferDefault(v)
+	if err != nil || content != nil {
+		return content, err
 	}
-	b, err := json.Marshal(v)
-	if err == nil {
-		b, err = jsonindent.Indent(b)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("render value: %w", err)
-	}
-	return []Part{TextPart(string(b))}, nil
+	return RenderJSON(raw), nil
 }
 
-// deferDefault does the part of defaultRender that can fail: a string
-// renders to itself at once; any other value is returned as valid JSON,
-// which RenderJSON lays out without failing.
+// deferDefault does the part of the default rendering that can fail: a
+// string renders to itself at once; any other value is returned as valid
+// JSON, which RenderJSON lays out without failing.
 func deferDefault(v any) ([]Part, json.RawMessage, error) {
 	switch x := v.(type) {
 	case string:
 		return []Part{TextPart(x)}, nil, nil
 	case json.RawMessage:
 		if !json.Valid(x) {
-			_, err := defaultRender(x) // its error, word for word
-			return nil, nil, err
+			_, err := jsonindent.Indent(x) // its error says where
+			return nil, nil, fmt.Errorf("render value: %w", err)
 		}
 		// A copy: the tool may reuse its buffer once it has returned,
 		// and the content is made from these bytes later.
