@@ -14,7 +14,7 @@ FUZZTIME ?= 60s
 EXAMPLE ?= testdata/programs/fanout.js
 EXAMPLE_TOOLS ?= testdata/tools/weather.json
 
-TSC_DIR := sdkgen/tsc
+TSC_DIR := internal/sdkgen/tsc
 TSC := $(TSC_DIR)/node_modules/.bin/tsc
 
 # The MCP servers the mcp and ptc-run tests run (nobody here wrote them),
@@ -40,7 +40,7 @@ guest-check: $(GUEST_WASM) $(GUEST_INTL)
 	cd $(GUEST_DIR)/build && sha256sum -c ../ptc-quickjs.wasm.sha256 && sha256sum -c ../intl.js.sha256
 
 # The TypeScript compiler the sdkgen tests check declarations with, pinned
-# by sdkgen/tsc/package-lock.json. Without npm the test is skipped (and
+# by internal/sdkgen/tsc/package-lock.json. Without npm the test is skipped (and
 # says why) rather than failing the build.
 tsc: $(TSC)
 
@@ -68,10 +68,18 @@ lint: $(GUEST_WASM) $(GUEST_INTL)
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+	$(GO) run ./internal/cmd/apilist -check
+
+# The public API, one declaration a line per package (api/): make lint
+# fails when the code and the listing disagree, so every API change is a
+# visible diff. After a deliberate change: make api, and commit api/.
+.PHONY: api
+api:
+	$(GO) run ./internal/cmd/apilist
 
 # Every fuzz target, FUZZTIME each: the guest boundary (FuzzABI), the SDK
 # in the guest (FuzzPrelude), and the parsers the guest or a user reaches.
-FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram ./internal/jsonindent:FuzzLayout ./host/internal/typescript:FuzzStrip ./mcp:FuzzToolName ./mcp:FuzzParseEndpoint .:FuzzDecodeRecording .:FuzzResume ./host:FuzzRecycle ./host:FuzzDecodeImage ./host:FuzzResultParse
+FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./internal/sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram ./internal/jsonindent:FuzzLayout ./host/internal/typescript:FuzzStrip ./mcp:FuzzToolName ./mcp:FuzzParseEndpoint .:FuzzDecodeRecording .:FuzzResume ./host:FuzzRecycle ./host:FuzzDecodeImage ./host:FuzzResultParse
 
 fuzz: $(GUEST_WASM) $(GUEST_INTL)
 	@set -e; for t in $(FUZZ_TARGETS); do \

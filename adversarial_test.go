@@ -1,6 +1,6 @@
 // The adversarial suite (issue 10, item 4): hostile programs and careless
 // tools run through ptc.New/Execute, with a real registry and pipeline,
-// against the real guest. Each case asserts the outcome KIND DESIGN.md
+// against the real guest. Each case asserts the outcome KIND docs/ARCHITECTURE.md
 // fixes (and, where useful, words of the content), that the host did not
 // panic, that the run returned within 2.5 s of its deadline, that a
 // well-behaved run on another goroutine kept succeeding meanwhile, that no
@@ -8,7 +8,7 @@
 // host freezes every goroutine of the process), and that no goroutine
 // leaked.
 //
-// The expectations are DESIGN.md's and issue 10's. Cases that await
+// The expectations are docs/ARCHITECTURE.md's and issue 10's. Cases that await
 // another issue's work say which (pending) and are skipped until then.
 // make test runs the suite without -race (the race detector distorts its
 // timings): under -race it skips itself.
@@ -70,7 +70,7 @@ const (
 	advWatchdogExtra = 15 * time.Second
 )
 
-// advCase is one hostile program (or call) and what DESIGN.md says must
+// advCase is one hostile program (or call) and what docs/ARCHITECTURE.md says must
 // come of it.
 type advCase struct {
 	name string
@@ -385,7 +385,7 @@ func advDeep() []advCase {
 		{name: "deep_bound_functions", want: "ok", alt: []string{"memory"}, code: `let f = function () { return 1 }; for (let i = 0; i < 1e5; i++) f = f.bind(null); try { return f() } catch (e) { return e instanceof RangeError }`},
 		{name: "deep_array_flat", want: "ok", code: `let a = [1]; for (let i = 0; i < 1e5; i++) a = [a]; try { return a.flat(Infinity).length } catch (e) { return e instanceof RangeError }`},
 		{name: "deep_array_tostring", want: "ok", code: `let a = []; for (let i = 0; i < 1e5; i++) a = [a]; try { return String(a).length } catch (e) { return e instanceof RangeError }`},
-		// DESIGN: the return value never fails the run because of its type
+		// docs/ARCHITECTURE.md: the return value never fails the run because of its type
 		// or shape; a rendering over ResultBytes is cut.
 		{name: "deep_return_nested_array", want: "ok", code: `let a = []; for (let i = 0; i < 1e5; i++) a = [a]; return a`},
 		{name: "deep_return_cycle", want: "ok", contains: []string{"[Circular *1]"}, code: `const o = { a: 1 }; o.self = o; return o`},

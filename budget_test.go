@@ -12,7 +12,7 @@ import (
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
-	"github.com/ptchost/ptc/sdkgen"
+	"github.com/ptchost/ptc/internal/sdkgen"
 )
 
 // budgetExecutor is an executor over tools whose declarations are fitted

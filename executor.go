@@ -235,7 +235,7 @@ func (e *Executor) direct(name string, agent registry.Scope, set *registry.ToolS
 	return ok && t.Callers().Direct(false)
 }
 
-// abortMessage says why ctx ended, in DESIGN.md's words.
+// abortMessage says why ctx ended, in docs/ARCHITECTURE.md's words.
 func abortMessage(ctx context.Context, started bool) string {
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, host.ErrShutdown):

@@ -12,7 +12,7 @@ import (
 )
 
 // Limits bound a run: the time, memory, output, subcalls and sizes of
-// DESIGN.md ("Limits"). It is host.Limits, named here so that callers need
+// docs/ARCHITECTURE.md ("Limits"). It is host.Limits, named here so that callers need
 // not import package host.
 type Limits = host.Limits
 

@@ -7,7 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ptchost/ptc/host"
-	"github.com/ptchost/ptc/sdkgen"
+	"github.com/ptchost/ptc/internal/sdkgen"
 )
 
 // FuzzPrelude checks the generated SDK in the real guest: for any tool

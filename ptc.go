@@ -9,7 +9,7 @@
 // validation, policies, guards, approvals, timeouts and post-execute
 // listeners apply to it exactly as to a direct call. The program's printed
 // lines and return value come back as the run_code call's content, in the
-// exact words of DESIGN.md; images that successful subcalls returned follow
+// exact words of docs/ARCHITECTURE.md; images that successful subcalls returned follow
 // it as source-attributed context.
 //
 // # Mounting
@@ -86,7 +86,7 @@ type Config struct {
 	Host *host.Host
 	// HostConfig configures the Host New creates when Host is nil.
 	HostConfig host.Config
-	// Limits bound each run; zero fields take the defaults of DESIGN.md.
+	// Limits bound each run; zero fields take the defaults of docs/ARCHITECTURE.md.
 	Limits host.Limits
 	// ContinuationKey signs and verifies the continuations of suspended
 	// runs (RunOptions.SuspendAsks, Resume) with HMAC-SHA256; keep it

@@ -13,7 +13,7 @@ import (
 
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/registry"
-	"github.com/ptchost/ptc/sdkgen"
+	"github.com/ptchost/ptc/internal/sdkgen"
 )
 
 // RecordingVersion is the version of the recording format this package

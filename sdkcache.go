@@ -7,7 +7,7 @@ import (
 	"weak"
 
 	"github.com/ptchost/ptc/registry"
-	"github.com/ptchost/ptc/sdkgen"
+	"github.com/ptchost/ptc/internal/sdkgen"
 )
 
 // sdk is the generated SDK of one tool selection: the JS prelude installed

@@ -9,11 +9,11 @@ import (
 
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
-	"github.com/ptchost/ptc/sdkgen"
+	"github.com/ptchost/ptc/internal/sdkgen"
 )
 
 // The messages a program's failed subcall carries are written for the
-// model to fix its program (DESIGN.md, "What the model sees"): they name
+// model to fix its program (docs/ARCHITECTURE.md, "What the model sees"): they name
 // methods as the program calls them (tools.NAME) and say what to write.
 
 // maxListedTools is the most tools an UNKNOWN_TOOL message lists; with more,

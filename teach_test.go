@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ptchost/ptc/sdkgen"
+	"github.com/ptchost/ptc/internal/sdkgen"
 )
 
 func TestNearest(t *testing.T) {

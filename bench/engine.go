@@ -223,7 +223,7 @@ func Sleep(ctx context.Context, args json.RawMessage) error {
 }
 
 // Limits every engine is given where it has the means: ptc's defaults
-// (DESIGN.md, "Limits").
+// (docs/ARCHITECTURE.md, "Limits").
 const (
 	// Timeout bounds a run's wall time.
 	Timeout = 30 * time.Second

@@ -9,7 +9,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 )
 
-// The host side of the "ptc" import module (DESIGN.md, "Host ABI"). Every
+// The host side of the "ptc" import module (docs/ARCHITECTURE.md, "Host ABI"). Every
 // pointer and length the guest passes is bounds-checked; a bad one records
 // an internal fault and aborts the guest's call with a panic that wazero
 // turns into an error, so the host itself never crashes.

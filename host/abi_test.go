@@ -18,7 +18,7 @@ import (
 )
 
 // Hostile guests: hand-assembled modules that import the "ptc" functions
-// and call them with bad arguments (DESIGN.md, "Host ABI": every pointer and
+// and call them with bad arguments (docs/ARCHITECTURE.md, "Host ABI": every pointer and
 // length is bounds-checked; a bad one fails the run with an internal error,
 // never a host panic).
 

@@ -15,7 +15,7 @@ import (
 
 // FuzzProgram runs whole programs with a short deadline and a small heap.
 // Whatever the source, Run must not panic, must end with one of the kinds
-// DESIGN.md fixes (never aborted: nobody cancels), must come back within
+// docs/ARCHITECTURE.md fixes (never aborted: nobody cancels), must come back within
 // twice the deadline plus a constant for instantiation, and must not
 // report success after the deadline.
 //
@@ -67,7 +67,7 @@ func FuzzProgram(f *testing.F) {
 			t.Fatal("Run returned nil")
 		}
 		if !fuzzProgramKinds[o.Kind] {
-			t.Fatalf("outcome kind %q is not one of DESIGN.md's (message %q)", o.Kind, o.Message)
+			t.Fatalf("outcome kind %q is not one of docs/ARCHITECTURE.md's (message %q)", o.Kind, o.Message)
 		}
 		if o.Kind == host.KindAborted {
 			t.Fatalf("aborted although nobody cancelled: %q", o.Message)
@@ -97,7 +97,7 @@ var fuzzProgramSlack = 300 * time.Millisecond
 // fuzzProgramSlackInstrumented is the slack under go test -fuzz.
 const fuzzProgramSlackInstrumented = 1500 * time.Millisecond
 
-// fuzzProgramKinds are the outcome kinds of DESIGN.md ("What the model sees").
+// fuzzProgramKinds are the outcome kinds of docs/ARCHITECTURE.md ("What the model sees").
 var fuzzProgramKinds = map[host.Kind]bool{
 	host.KindOK: true, host.KindSyntax: true, host.KindException: true, host.KindTimeout: true,
 	host.KindMemory: true, host.KindAborted: true, host.KindOutputLimit: true,

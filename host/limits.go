@@ -5,7 +5,7 @@ import (
 	"time"
 )
 
-// Default limits, as DESIGN.md fixes them.
+// Default limits, as docs/ARCHITECTURE.md fixes them.
 const (
 	DefaultTimeout     = 30 * time.Second
 	DefaultMemoryBytes = 64 << 20

@@ -12,7 +12,7 @@ import (
 )
 
 // Kind classifies how a run ended. The failure kinds are the KIND strings
-// DESIGN.md fixes for the model-facing content.
+// docs/ARCHITECTURE.md fixes for the model-facing content.
 type Kind string
 
 // The kinds of run outcome.
@@ -28,7 +28,7 @@ const (
 	KindInternal     Kind = "internal"
 )
 
-// The messages of an aborted run (DESIGN.md, "What the model sees"): the
+// The messages of an aborted run (docs/ARCHITECTURE.md, "What the model sees"): the
 // caller's deadline or cancellation, or a shutdown, is never attributed to
 // the program's own time limit.
 const (
@@ -62,7 +62,7 @@ type Outcome struct {
 	// ReturnValue is the program's return value as compact JSON, or nil
 	// when the program returned undefined (or failed). A value JSON
 	// cannot hold as it is (a Map, a BigInt, a cycle) is converted as
-	// DESIGN.md says, and ReturnText holds how the model sees it.
+	// docs/ARCHITECTURE.md says, and ReturnText holds how the model sees it.
 	ReturnValue json.RawMessage
 	// ReturnText is Node's util.inspect of a return value JSON does not
 	// represent as it is, without elision; empty otherwise.
@@ -88,7 +88,7 @@ type Outcome struct {
 // OK reports whether the program succeeded.
 func (o *Outcome) OK() bool { return o.Kind == KindOK }
 
-// Text renders the outcome as the model sees it (DESIGN.md, "What the model
+// Text renders the outcome as the model sees it (docs/ARCHITECTURE.md, "What the model
 // sees"): on success the printed lines and then the return value (a string
 // as is, anything else as JSON indented by two spaces), or a fixed line when
 // both are empty; on failure "Error: code run failed (KIND): MESSAGE" and,
@@ -128,7 +128,7 @@ func (o *Outcome) Text() string {
 }
 
 // displayValue is the return value as the model sees it, cut at the
-// run's ResultBytes (DESIGN.md: the run still succeeds).
+// run's ResultBytes (docs/ARCHITECTURE.md: the run still succeeds).
 func (o *Outcome) displayValue() string {
 	s := o.renderValue()
 	if o.resultBytes <= 0 || len(s) <= o.resultBytes {

@@ -5,7 +5,7 @@ import "bytes"
 // wellFormed returns JSON text js with every escaped unpaired surrogate
 // (\uD800–\uDFFF not part of a pair) replaced by U+FFFD itself, so that the
 // JSON a guest sends (a program's return value, a subcall's arguments)
-// follows the one rule DESIGN.md fixes for text: one U+FFFD per unpaired
+// follows the one rule docs/ARCHITECTURE.md fixes for text: one U+FFFD per unpaired
 // surrogate. js must be valid JSON; it is returned as is, without
 // copying, when it holds no such escape.
 func wellFormed(js []byte) []byte {

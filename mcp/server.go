@@ -176,7 +176,7 @@ func (s *Server) shuttingDown() bool {
 
 // Shutdown refuses new runs (they end "aborted: the executor shut down"),
 // lets the runs in progress finish until ctx is done, then aborts them
-// with DESIGN.md's aborted content, and returns once every run has
+// with docs/ARCHITECTURE.md's aborted content, and returns once every run has
 // answered. It does not close the executor or any listener.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()

@@ -12,7 +12,7 @@ import (
 // vocabulary and one spelling.
 type Code = registry.Code
 
-// The error codes of a failed call, as DESIGN.md lists them.
+// The error codes of a failed call, as docs/ARCHITECTURE.md lists them.
 const (
 	// CodeUnknownTool: the tool is not executable in the call's scope and
 	// tool set (see [registry.Registry.Executable]).

@@ -7,7 +7,7 @@ import (
 	"github.com/ptchost/ptc/registry"
 )
 
-// The default argument limits (DESIGN.md, "Limits").
+// The default argument limits (docs/ARCHITECTURE.md, "Limits").
 const (
 	// DefaultArgumentBytes is the default of Config.ArgumentBytes: 1 MiB.
 	DefaultArgumentBytes = 1 << 20

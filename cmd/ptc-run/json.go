@@ -12,7 +12,7 @@ import (
 	"github.com/ptchost/ptc/registry"
 )
 
-// result is the --json object (DESIGN.md, "ptc-run").
+// result is the --json object (docs/ARCHITECTURE.md, "ptc-run").
 type result struct {
 	Content     []registry.Part `json:"content"` // MCP's content blocks (registry.Part.MarshalJSON)
 	IsError     bool            `json:"isError"`

@@ -19,7 +19,7 @@
 // status; the texts are helpTexts, and their golden copies are in
 // testdata/help.
 //
-// --tools mounts the tools of a fixture file (DESIGN.md, "Tool fixture
+// --tools mounts the tools of a fixture file (docs/ARCHITECTURE.md, "Tool fixture
 // file"): they are registered in a real registry and every subcall runs
 // through the real pipeline, timeout policy included. --mcp mounts the
 // tools of an MCP server as NAME__TOOL: NAME=COMMAND ARGS... starts a stdio
@@ -456,7 +456,7 @@ func readProgram(path string, stdin io.Reader) (string, error) {
 }
 
 // parseSize reads a size: a positive number of bytes, optionally with a
-// unit (B, KiB, MiB, GiB, or KB, MB, GB in powers of ten), as DESIGN.md's
+// unit (B, KiB, MiB, GiB, or KB, MB, GB in powers of ten), as docs/ARCHITECTURE.md's
 // CLI contract says ("64MiB").
 func parseSize(s string) (uint64, error) {
 	units := []struct {

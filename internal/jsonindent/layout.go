@@ -9,7 +9,7 @@ import (
 const Width = 80
 
 // Layout writes the JSON document src as the model sees a program's return
-// value (DESIGN.md, "What the model sees"): ": " and ", " separate keys and
+// value (docs/ARCHITECTURE.md, "What the model sees"): ": " and ", " separate keys and
 // members; an array or object stays on one line when it holds no non-empty
 // array or object, or when its one-line form fits in Width columns counted
 // from the start of its line; otherwise each member goes on a line of its

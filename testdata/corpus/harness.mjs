@@ -9,7 +9,7 @@
 // accept, no response matching, a delay past the tool's timeout): fix the
 // program or the fixture, not the harness.
 //
-// What it mirrors (DESIGN.md, "The guest" and "What the model sees"):
+// What it mirrors (docs/ARCHITECTURE.md, "The guest" and "What the model sees"):
 //   - the source is the body of an async function (top-level await and
 //     return; sloppy mode, as ptc compiles it); TypeScript is stripped
 //     first with esbuild;
@@ -24,7 +24,7 @@
 //     pending (a lone setInterval does not keep it alive);
 //   - every console method writes to one captured stream in call order,
 //     formatted by Node's own Console;
-//   - the return value is rendered by DESIGN.md's rule (see render).
+//   - the return value is rendered by docs/ARCHITECTURE.md's rule (see render).
 // Images, limits and $search/$describe are out of scope.
 
 import { Console } from "node:console";
@@ -224,7 +224,7 @@ function levenshtein(a, b) {
   return prev[b.length];
 }
 
-// unknownToolMessage follows DESIGN.md; the corpus prints only the code of
+// unknownToolMessage follows docs/ARCHITECTURE.md; the corpus prints only the code of
 // an UNKNOWN_TOOL error, as the wording of its tail is not fixed there.
 function unknownToolMessage(name) {
   const names = [...fixtures.keys()];

@@ -18,7 +18,7 @@
 //   h.clock(ms)        the clock console.time reads (process.hrtime here).
 //   h.track(p)         a promise whose state inspect may show.
 //   h.tick()           lets settled promises' reactions run.
-//   h.rv(v)            the run's return value rendering (DESIGN.md, "What
+//   h.rv(v)            the run's return value rendering (docs/ARCHITECTURE.md, "What
 //                      the model sees"), implemented here with util.inspect.
 //   h.sabotage()       in the guest, replaces the built-ins a printer might
 //                      use with ones that throw; here it does nothing.

@@ -1,6 +1,6 @@
 // ptc guest glue: runs one model-written program inside QuickJS-ng on
 // wasm32-wasi and talks to the host through the "ptc" import module
-// described in DESIGN.md. This file is ours; QuickJS sources are fetched
+// described in docs/ARCHITECTURE.md. This file is ours; QuickJS sources are fetched
 // and patched at build time and never committed.
 
 #include <malloc.h>
@@ -244,7 +244,7 @@ static JSValue stop(JSContext *c) {
 
 // wtf8_fix turns, in place, each unpaired surrogate QuickJS encoded as three
 // bytes (ED A0..BF xx) into U+FFFD (EF BF BD, as long): the host receives
-// UTF-8, one U+FFFD per unpaired surrogate (DESIGN.md).
+// UTF-8, one U+FFFD per unpaired surrogate (docs/ARCHITECTURE.md).
 static void wtf8_fix(char *s, size_t len) {
     for (size_t i = 0; i + 2 < len; i++) {
         if ((uint8_t)s[i] == 0xED && ((uint8_t)s[i + 1] & 0xE0) == 0xA0) {
@@ -991,7 +991,7 @@ static int plain_json(JSValueConst v, DynBuf *b) {
 // finish_ok reports the program's return value v: {} for undefined;
 // {"value": JSON} for a value JSON represents as it is (a string, plain
 // data; toJSON applied); {"text": Node's inspect, "value": JSON converted}
-// for any other (DESIGN.md: the return value never fails the run).
+// for any other (docs/ARCHITECTURE.md: the return value never fails the run).
 // inspect.js's returnValue decides; the layout is written here so that
 // nothing the program replaced shapes it.
 static void finish_ok(JSValueConst v) {

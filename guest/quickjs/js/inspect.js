@@ -1,5 +1,5 @@
 // inspect.js: Node 20's util.format, util.inspect and console for the ptc
-// guest (DESIGN.md, "What the model sees"). Written for QuickJS-ng from
+// guest (docs/ARCHITECTURE.md, "What the model sees"). Written for QuickJS-ng from
 // what Node's lib/internal/util/inspect.js and lib/internal/console do; no
 // code of Node's is copied. testdata/inspect/cases.json (Node 20's output)
 // holds it to Node; host/inspect_test.go runs the table.
@@ -2797,7 +2797,7 @@
     return '{' + join(convertProperties(value, keys, stack, []), ',') + '}';
   }
 
-  // returnValue renders the run's return value (DESIGN.md, "What the model
+  // returnValue renders the run's return value (docs/ARCHITECTURE.md, "What the model
   // sees"): ['json', JSON] for plain data, else ['text', Node's inspect
   // without elision, the value converted to JSON]. Items and characters past
   // what limitBytes (the caller's cut, 1 MiB by default) could show are

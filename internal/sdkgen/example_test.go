@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ptchost/ptc/registry"
-	"github.com/ptchost/ptc/sdkgen"
+	"github.com/ptchost/ptc/internal/sdkgen"
 )
 
 type weatherArgs struct {

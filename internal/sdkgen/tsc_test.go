@@ -12,7 +12,7 @@ import (
 )
 
 // tscPath is the TypeScript compiler `make tsc` installs from the pinned
-// sdkgen/tsc/package-lock.json; PTC_TSC overrides it.
+// internal/sdkgen/tsc/package-lock.json; PTC_TSC overrides it.
 func tscPath(t *testing.T) string {
 	if p := os.Getenv("PTC_TSC"); p != "" {
 		return p
