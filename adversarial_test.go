@@ -240,7 +240,7 @@ func advParser() []advCase {
 	p := func(name, code string) advCase {
 		return advCase{name: "parser_" + name, code: code, lim: advLimBig, want: "timeout", isolate: true, freezes: freezeParser}
 	}
-	atLimit := "return 1;" + strings.Repeat("0;", (host.DefaultSourceBytes-len("return 1;"))/2)
+	atLimit := "return 1;" + strings.Repeat("0;", (host.Limits{}.WithDefaults().SourceBytes-len("return 1;"))/2)
 	return []advCase{
 		p("new_function_1e7", `new Function("0;".repeat(1e7))`),
 		p("eval_1e7", `eval("0;".repeat(1e7))`),
@@ -414,7 +414,7 @@ func advOutput() []advCase {
 			}
 		}
 	}
-	const outBound = host.DefaultOutputBytes + 8<<10 + 512
+	outBound := host.Limits{}.WithDefaults().OutputBytes + 8<<10 + 512
 	return []advCase{
 		{name: "out_flood_lines", want: "output_limit", contains: []string{host.TruncationMarker}, maxLen: outBound, code: `for (;;) console.log("flood line")`},
 		{name: "out_one_huge_line", want: "output_limit", maxLen: outBound, code: `console.log("x".repeat(1e6))`},
@@ -431,8 +431,8 @@ func advOutput() []advCase {
 		{name: "out_return_lone_surrogate", want: "ok", exact: advStrp("x\uFFFD"), check: noEscapes, code: `return "x\uDBFF"`},
 		{name: "out_return_lone_surrogates_in_object", want: "ok", contains: []string{"\uFFFD\uFFFD"}, excludes: []string{"\uFFFD\uFFFD\uFFFD"}, check: noEscapes, code: `return { s: "\uDC00\uD800" }`},
 		{name: "out_return_nul", want: "ok", exact: advStrp("a\x00b"), code: `return "a\0b"`},
-		{name: "out_return_huge_string", want: "ok", contains: []string{"[return value truncated: "}, maxLen: host.DefaultResultBytes + 1024, code: `return "x".repeat(2e6)`},
-		{name: "out_return_huge_array", want: "ok", contains: []string{"[return value truncated: "}, maxLen: host.DefaultResultBytes + 1024, code: `return Array.from({length: 3e5}, (_, i) => i)`},
+		{name: "out_return_huge_string", want: "ok", contains: []string{"[return value truncated: "}, maxLen: host.Limits{}.WithDefaults().ResultBytes + 1024, code: `return "x".repeat(2e6)`},
+		{name: "out_return_huge_array", want: "ok", contains: []string{"[return value truncated: "}, maxLen: host.Limits{}.WithDefaults().ResultBytes + 1024, code: `return Array.from({length: 3e5}, (_, i) => i)`},
 		{name: "out_near_limit_then_throw", want: "exception", contains: []string{"Captured output:", "after"}, code: `for (let i = 0; i < 600; i++) console.log("y".repeat(100)); throw new Error("after")`},
 		{name: "out_return_not_counted_as_output", want: "ok", code: `console.log("z".repeat(60000)); return "x".repeat(60000)`},
 	}
@@ -465,7 +465,7 @@ func advErrors() []advCase {
 		{name: "err_throw_undefined", want: "exception", code: `throw undefined`},
 		{name: "err_throw_symbol", want: "exception", code: `throw Symbol("s")`},
 		{name: "err_lone_surrogate_message", want: "exception", contains: []string{"bad\uFFFD!"}, code: `throw new Error("bad\uD800!")`},
-		{name: "err_huge_error_logged", want: "output_limit", maxLen: host.DefaultOutputBytes + 8<<10 + 512, code: `console.log(new Error("x".repeat(5e6)))`},
+		{name: "err_huge_error_logged", want: "output_limit", maxLen: host.Limits{}.WithDefaults().OutputBytes + 8<<10 + 512, code: `console.log(new Error("x".repeat(5e6)))`},
 	}
 	for i := range cs {
 		if len(cs[i].contains) > 0 && cs[i].contains[0] == cut[0] {
@@ -1451,7 +1451,7 @@ func advRunCase(t *testing.T, c advCase) {
 	}
 	maxLen := c.maxLen
 	if maxLen == 0 {
-		maxLen = host.DefaultResultBytes + 128<<10
+		maxLen = host.Limits{}.WithDefaults().ResultBytes + 128<<10
 	}
 	if len(text) > maxLen {
 		t.Errorf("content is %d bytes, over %d", len(text), maxLen)

@@ -10,9 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/internal/sdkgen"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
-	"github.com/ptchost/ptc/internal/sdkgen"
 )
 
 // budgetExecutor is an executor over tools whose declarations are fitted

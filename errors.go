@@ -7,13 +7,14 @@ import (
 
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/pipeline"
-	"github.com/ptchost/ptc/registry"
 )
 
-// The sentinels a caller branches on with errors.Is against
-// [Result.Err]: the one place to tell why a run_code call failed. Those
-// shared with package registry or pipeline are the same values, so either
-// name matches.
+// The sentinels of a program's outcome: a caller branches on why a
+// run_code call failed with errors.Is against [Result.Err]. A call that
+// failed in the pipeline before or around its program matches the
+// sentinel of its code too (registry.ErrUnknownTool,
+// registry.ErrInvalidArguments, pipeline.ErrDenied, ...; see
+// docs/ARCHITECTURE.md, "Error codes").
 var (
 	// ErrSyntax: the program does not parse (as JavaScript or TypeScript).
 	ErrSyntax = errors.New("ptc: syntax error")
@@ -30,85 +31,68 @@ var (
 	// ErrInternal: the sandbox failed; not the program's doing.
 	ErrInternal = errors.New("ptc: internal error")
 	// ErrAborted: the run was cancelled, by its caller or by a shutdown
-	// (see ErrShutdown); such errors also match context.Canceled or
-	// context.DeadlineExceeded.
-	ErrAborted = pipeline.ErrAborted
-	// ErrUnknownTool: the model called a name the executor does not offer.
-	ErrUnknownTool = registry.ErrUnknownTool
-	// ErrInvalidArguments: the call's arguments were not a run_code call
-	// ({"code": string}).
-	ErrInvalidArguments = registry.ErrInvalidArguments
-	// ErrDenied: a policy of RunCodePipeline denied the call.
-	ErrDenied = pipeline.ErrDenied
+	// (ErrShutdown), before or while it ran. Such an error wraps the
+	// context's cause, so it also matches context.Canceled or
+	// context.DeadlineExceeded (or the cause a caller gave).
+	ErrAborted = errors.New("ptc: aborted")
 )
 
 // RunError is the failure of a run_code call, as [Result.Err] returns it.
-// errors.Is matches it against the sentinels above by its kind.
+// errors.Is matches it against the sentinel of its kind, or, when the
+// program never ran, of its code; an aborted one unwraps to its context's
+// cause.
 type RunError struct {
 	// Kind is the program's outcome kind (host.Kind: syntax, exception,
-	// timeout, memory, aborted, output_limit, subcall_limit, internal), or
-	// "" when the program never ran.
+	// timeout, memory, aborted, output_limit, subcall_limit, internal,
+	// suspended), or "" when the program never ran.
 	Kind host.Kind
 	// Code is the call's failure code in the executor's own pipeline.
 	Code pipeline.Code
 	// Message is what the model sees, without "Error: ".
 	Message string
+
+	cause error // the context's cause, for an aborted run
 }
 
 // Error returns the message.
 func (e *RunError) Error() string { return e.Message }
 
-// The sentinel of each outcome kind, and of each failure code of a call
-// that never ran a program.
-var (
-	kindErrors = map[host.Kind]error{
-		host.KindSyntax:       ErrSyntax,
-		host.KindException:    ErrException,
-		host.KindTimeout:      ErrTimeout,
-		host.KindMemory:       ErrMemory,
-		host.KindOutputLimit:  ErrOutputLimit,
-		host.KindSubcallLimit: ErrSubcallLimit,
-		host.KindInternal:     ErrInternal,
-		KindSuspended:         ErrSuspended,
-	}
-	codeErrors = map[pipeline.Code]error{
-		pipeline.CodeUnknownTool:      ErrUnknownTool,
-		pipeline.CodeInvalidArguments: ErrInvalidArguments,
-		pipeline.CodeDenied:           ErrDenied,
-	}
-)
+// Unwrap returns the cause of an aborted run's cancellation, else nil.
+func (e *RunError) Unwrap() error { return e.cause }
 
-// Is matches the sentinel of the error's kind (or, when the program never
-// ran, of its code); an aborted run also matches context.DeadlineExceeded
-// when a deadline ended it and context.Canceled otherwise.
+// kindErrors holds the sentinel of each outcome kind.
+var kindErrors = map[host.Kind]error{
+	host.KindSyntax:       ErrSyntax,
+	host.KindException:    ErrException,
+	host.KindTimeout:      ErrTimeout,
+	host.KindMemory:       ErrMemory,
+	host.KindOutputLimit:  ErrOutputLimit,
+	host.KindSubcallLimit: ErrSubcallLimit,
+	host.KindInternal:     ErrInternal,
+	host.KindAborted:      ErrAborted,
+	KindSuspended:         ErrSuspended,
+}
+
+// Is matches the sentinel of the error's kind or, when the program never
+// ran, the pipeline's sentinel of its code; an aborted run also matches
+// ErrAborted, and context.Canceled when its cause is neither a deadline
+// nor a cancellation of its own (a shutdown, a cause the caller gave).
 func (e *RunError) Is(target error) bool {
-	if e.Kind == host.KindAborted || e.Code == pipeline.CodeAborted || e.Code == pipeline.CodeAbortedBeforeDispatch {
-		return e.abortedIs(target)
+	if e.Kind == host.KindAborted {
+		if target == ErrAborted {
+			return true
+		}
+		return target == context.Canceled && !errors.Is(e.cause, context.DeadlineExceeded)
 	}
 	if want, ok := kindErrors[e.Kind]; ok {
 		return target == want
 	}
-	if want, ok := codeErrors[e.Code]; ok {
-		return target == want
-	}
-	return target == pipeline.ErrToolFailed
-}
-
-func (e *RunError) abortedIs(target error) bool {
-	switch target {
-	case ErrAborted:
-		return true
-	case context.DeadlineExceeded:
-		return strings.Contains(e.Message, host.MessageDeadline)
-	case context.Canceled:
-		return !strings.Contains(e.Message, host.MessageDeadline)
-	}
-	return false
+	return errors.Is(&pipeline.Error{Code: e.Code}, target)
 }
 
 // Err returns nil when the call succeeded, else a [*RunError] to branch on
-// with errors.Is: ErrTimeout, ErrMemory, ErrAborted, ErrUnknownTool,
-// ErrInvalidArguments, ...
+// with errors.Is: ErrTimeout, ErrMemory, ErrAborted, registry.ErrUnknownTool,
+// registry.ErrInvalidArguments, pipeline.ErrDenied, ...
 func (r *Result) Err() error {
 	if !r.IsError {
 		return nil
@@ -125,6 +109,12 @@ func (r *Result) Err() error {
 		e.Kind = r.Run.Kind
 	case e.Code == pipeline.CodeAborted || e.Code == pipeline.CodeAbortedBeforeDispatch:
 		e.Kind = host.KindAborted
+	}
+	if e.Kind == host.KindAborted {
+		e.cause = r.cause
+		if e.cause == nil {
+			e.cause = context.Canceled
+		}
 	}
 	return e
 }

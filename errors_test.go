@@ -61,13 +61,26 @@ func TestResult_Err(t *testing.T) {
 	require.ErrorIs(t, r.Err(), ptc.ErrAborted)
 	require.ErrorIs(t, r.Err(), context.Canceled)
 
+	// The cause is the context's, never read from the text: a cancelled
+	// program that printed the deadline's words is not a deadline, and a
+	// shutdown matches ErrShutdown.
+	ctx, cancelCause := context.WithCancelCause(context.Background())
+	time.AfterFunc(300*time.Millisecond, func() { cancelCause(ptc.ErrShutdown) })
+	r, err = h.ex.Run(ctx, `console.log("the caller's deadline passed"); for (;;) {}`, ptc.RunOptions{})
+	require.NoError(t, err)
+	require.Contains(t, r.Content[0].Text, "the caller's deadline passed")
+	require.ErrorIs(t, r.Err(), ptc.ErrAborted)
+	require.ErrorIs(t, r.Err(), ptc.ErrShutdown)
+	require.ErrorIs(t, r.Err(), context.Canceled)
+	require.NotErrorIs(t, r.Err(), context.DeadlineExceeded)
+
 	// Calls that never ran a program.
 	rs := h.ex.Execute(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{
 		{ID: "1", Name: "get_weather", Arguments: json.RawMessage(`{}`)},
 		{ID: "2", Name: ptc.ToolName, Arguments: json.RawMessage(`{"source": "return 1"}`)},
 	}})
-	require.ErrorIs(t, rs[0].Err(), ptc.ErrUnknownTool)
-	require.ErrorIs(t, rs[1].Err(), ptc.ErrInvalidArguments)
+	require.ErrorIs(t, rs[0].Err(), registry.ErrUnknownTool)
+	require.ErrorIs(t, rs[1].Err(), registry.ErrInvalidArguments)
 	require.Nil(t, rs[0].Run)
 }
 
@@ -104,4 +117,12 @@ func ExampleExecutor_Run() {
 		fmt.Println("failed:", err)
 	}
 	// Output: timeout: code run failed (timeout): program exceeded its time limit of 100ms
+}
+
+// TestLimits_argumentDefaults: the host bounds a subcall's arguments with
+// the pipeline's defaults, declared once, in package pipeline.
+func TestLimits_argumentDefaults(t *testing.T) {
+	l := host.Limits{}.WithDefaults()
+	require.Equal(t, pipeline.DefaultArgumentBytes, l.ArgumentBytes)
+	require.Equal(t, pipeline.DefaultArgumentDepth, l.ArgumentDepth)
 }

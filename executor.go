@@ -9,8 +9,12 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/abort"
+	"github.com/ptchost/ptc/internal/admit"
+	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -53,6 +57,7 @@ type Result struct {
 	Divergence *Divergence
 
 	failure error // why a call failed outside any pipeline (Mounts)
+	cause   error // why the batch's context ended, if it did
 }
 
 // Subcall is one subcall of a program.
@@ -178,11 +183,11 @@ func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits
 	defer cancel(nil)
 	if e.enter() {
 		defer e.batches.Done()
-		stop := context.AfterFunc(e.life, func() { cancel(host.ErrShutdown) })
+		stop := context.AfterFunc(e.life, func() { cancel(abort.ErrShutdown) })
 		defer stop()
 	} else {
 		// Refused: every call ends aborted before it started.
-		cancel(host.ErrShutdown)
+		cancel(abort.ErrShutdown)
 	}
 	br := &batchRun{
 		env:     pipeline.Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Log: b.Log},
@@ -235,23 +240,23 @@ func (e *Executor) direct(name string, agent registry.Scope, set *registry.ToolS
 	return ok && t.Callers().Direct(false)
 }
 
-// abortMessage says why ctx ended, in docs/ARCHITECTURE.md's words.
-func abortMessage(ctx context.Context, started bool) string {
-	switch cause := context.Cause(ctx); {
-	case errors.Is(cause, host.ErrShutdown):
-		return host.MessageShutdown
-	case !started:
-		return host.MessageNotStarted
-	case errors.Is(cause, context.DeadlineExceeded):
-		return host.MessageDeadline
-	default:
-		return host.MessageCancelled
+// causeOf is why ctx ended: its cause, or DeadlineExceeded once its
+// deadline passed (the host stops a run at the caller's deadline by its
+// own timer, which may fire before the context's); nil while it runs on.
+func causeOf(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
 	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }
 
 // result assembles the model-facing content of one call.
 func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *report) *Result {
 	r := &Result{Outcome: o, IsError: !o.OK(), Content: o.Content()}
+	r.cause = causeOf(ctx)
 	if rep != nil {
 		rep.mu.Lock()
 		r.Run, r.Subcalls = rep.run, rep.subcalls
@@ -267,11 +272,11 @@ func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *report)
 	}
 	switch code := o.Code(); {
 	case code == pipeline.CodeAbortedBeforeDispatch && o.Tool() == ToolName:
-		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): " + abortMessage(ctx, false))}
+		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): " + abort.Message(ctx, false))}
 	case code == pipeline.CodeAborted && r.Run != nil && r.Run.Kind == host.KindOK:
 		// The program finished, but the caller cancelled before the
 		// pipeline settled it: cancellation replaces the success.
-		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): " + abortMessage(ctx, true))}
+		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): " + abort.Message(ctx, true))}
 	}
 	for _, sc := range r.Subcalls {
 		if !sc.OK || !sc.Received {
@@ -309,7 +314,7 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 
 	env := br.env
 	env.Parent = exec.CallID
-	sdk := e.sdks.get(env.Agent, env.ToolSet)
+	sdk := e.sdks.Get(env.Agent, env.ToolSet)
 	pl := br.plan
 	if pl.sdk != nil {
 		sdk = pl.sdk
@@ -340,7 +345,7 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 		env.Approver = s.approver(env.Approver)
 	}
 	lim := br.limits
-	d := &dispatcher{pipe: e.pipe, env: env, order: newOrder(lim.InFlight), rep: rep, resultBytes: lim.ResultBytes, sdk: sdk, holdQueued: holdQueued}
+	d := &dispatcher{pipe: e.pipe, env: env, order: admit.New(lim.InFlight), rep: rep, resultBytes: lim.ResultBytes, sdk: sdk, holdQueued: holdQueued}
 	if ss != nil {
 		ss.order = d.order
 		ss.agent = env.Agent
@@ -371,7 +376,7 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 		out.Kind, out.Message, out.Stack = KindSuspended, "", ""
 		return nil, &pipeline.Error{Code: pipeline.CodeToolFailed, Tool: ToolName, Reason: ss.suspendedText()}
 	}
-	if ss != nil && out.Kind == host.KindAborted && out.Message == host.MessageTraceEnd {
+	if ss != nil && out.Kind == host.KindAborted && out.Message == abort.TraceEnd {
 		// A replay reached the point where the recorded run was cut.
 		out.Kind, out.Message = pl.src.Kind, recordedMessage(pl.src)
 	}
@@ -392,10 +397,10 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 type dispatcher struct {
 	pipe        *pipeline.Pipeline
 	env         pipeline.Env
-	order       *order
+	order       *admit.Queue
 	rep         *report
 	resultBytes int
-	sdk         *sdk // the run's SDK, whose names the messages use
+	sdk         *toolsdk.SDK // the run's SDK, whose names the messages use
 	// holdQueued holds a call while it waits for its turn: the batch
 	// has an approver, which may hold the calls it waits behind.
 	holdQueued bool
@@ -421,7 +426,7 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	if d.holdQueued {
 		release = host.Hold(ctx)
 	}
-	admitted := d.order.enter(ctx, c.Seq, serial)
+	admitted := d.order.Enter(ctx, c.Seq, serial)
 	release()
 	runCtx := ctx
 	if d.shield != nil {
@@ -433,7 +438,7 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	}
 	o := d.pipe.Run(runCtx, inv)
 	if admitted {
-		d.order.leave()
+		d.order.Leave()
 	}
 	reply := d.reply(o, c)
 	sc := Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: reply.Err == nil, Outcome: o, value: reply.Value}
@@ -448,7 +453,7 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 // failure, also when the value cannot be delivered.
 func (d *dispatcher) reply(o *pipeline.Outcome, c host.Call) host.Reply {
 	if !o.OK() {
-		return host.Reply{Err: &host.CallError{Code: string(o.Code()), Message: d.sdk.teach(c.Name, c.Args, o)}}
+		return host.Reply{Err: &host.CallError{Code: string(o.Code()), Message: d.sdk.Teach(c.Name, c.Args, o)}}
 	}
 	v, err := o.ValueJSON()
 	if err != nil {

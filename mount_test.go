@@ -29,7 +29,7 @@ func TestNativeExecutor(t *testing.T) {
 	require.Len(t, rs, 2)
 	require.False(t, rs[0].IsError, ptc.ContentText(rs[0].Content))
 	require.NoError(t, rs[0].Err())
-	require.ErrorIs(t, rs[1].Err(), ptc.ErrUnknownTool)
+	require.ErrorIs(t, rs[1].Err(), registry.ErrUnknownTool)
 	_, err = ptc.NewNativeExecutor(nil)
 	require.ErrorIs(t, err, ptc.ErrNoPipeline)
 }

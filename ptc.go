@@ -60,6 +60,8 @@ import (
 	"sync"
 
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/abort"
+	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -73,7 +75,7 @@ var ErrNoPipeline = errors.New("ptc: no pipeline")
 // ErrShutdown is the cause to cancel a batch's context with when the
 // service running it shuts down: its runs end "Error: code run failed
 // (aborted): the executor shut down", as when Close stops them.
-var ErrShutdown = host.ErrShutdown
+var ErrShutdown = abort.ErrShutdown
 
 // Config configures an Executor.
 type Config struct {
@@ -116,7 +118,7 @@ type Executor struct {
 	key     []byte
 	spent   spentSet // continuations already resumed
 
-	sdks        *sdkCache
+	sdks        *toolsdk.Cache
 	unsubscribe func()
 
 	// own runs run_code calls themselves: a private registry holding only
@@ -125,7 +127,7 @@ type Executor struct {
 	own     *pipeline.Pipeline
 	runCode *registry.Tool
 
-	// life is cancelled with host.ErrShutdown when Close stops waiting for
+	// life is cancelled with abort.ErrShutdown when Close stops waiting for
 	// the batches in progress.
 	life context.Context
 	kill context.CancelCauseFunc
@@ -153,7 +155,7 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		host:   cfg.Host,
 		limits: cfg.Limits.WithDefaults(),
 		key:    bytes.Clone(cfg.ContinuationKey),
-		sdks:   newSDKCache(cfg.Pipeline.Registry(), declarationBytes(cfg.DeclarationBytes)),
+		sdks:   toolsdk.NewCache(cfg.Pipeline.Registry(), declarationBytes(cfg.DeclarationBytes)),
 	}
 	e.life, e.kill = context.WithCancelCause(context.Background())
 	e.runCode = registry.MustDefine(registry.Spec[runArgs, *host.Outcome]{
@@ -185,7 +187,7 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		}
 		e.host, e.ownHost = h, true
 	}
-	e.unsubscribe = e.pipe.Registry().Subscribe(e.sdks.invalidate)
+	e.unsubscribe = e.pipe.Registry().Subscribe(e.sdks.Invalidate)
 	return e, nil
 }
 
@@ -207,10 +209,10 @@ func (e *Executor) Close(ctx context.Context) error {
 		select {
 		case <-done:
 		case <-ctx.Done():
-			e.kill(host.ErrShutdown)
+			e.kill(abort.ErrShutdown)
 			<-done
 		}
-		e.kill(host.ErrShutdown)
+		e.kill(abort.ErrShutdown)
 		e.unsubscribe()
 		if e.ownHost {
 			e.closeErr = e.host.Close(ctx)
@@ -279,7 +281,7 @@ func (e *Executor) Describe(agent registry.Scope, set *registry.ToolSet) []regis
 // prefix that holds them stays cacheable.
 func (e *Executor) RunCodeSchema(agent registry.Scope, set *registry.ToolSet) registry.ToolSchema {
 	s := e.runCode.Schema()
-	s.Description = e.sdks.get(agent, set).description(e.description)
+	s.Description = e.sdks.Get(agent, set).Description(e.description)
 	return s
 }
 
@@ -287,7 +289,7 @@ func (e *Executor) RunCodeSchema(agent registry.Scope, set *registry.ToolSet) re
 // call through set, exactly as RunCodeSchema's description holds them (within
 // Config.DeclarationBytes): the part of it that changes with the tools.
 func (e *Executor) Declarations(agent registry.Scope, set *registry.ToolSet) string {
-	return e.sdks.get(agent, set).TypeScript()
+	return e.sdks.Get(agent, set).TypeScript()
 }
 
 func (e *Executor) description(decls string) string {

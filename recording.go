@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/ptchost/ptc/host"
-	"github.com/ptchost/ptc/registry"
 	"github.com/ptchost/ptc/internal/sdkgen"
+	"github.com/ptchost/ptc/registry"
 )
 
 // RecordingVersion is the version of the recording format this package

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -96,7 +97,7 @@ func (e *Executor) Replay(ctx context.Context, rec *Recording, opts ReplayOption
 	if rec.Kind == KindSuspended {
 		return nil, fmt.Errorf("%w: the run was suspended for an approval: resume its continuation (Resume) instead of replaying it", ErrRecording)
 	}
-	pl := &plan{src: rec, sdk: &sdk{tools: rec.sdkgenTools(), budget: rec.DeclarationBytes}, program: opts.Program, live: map[string]bool{}}
+	pl := &plan{src: rec, sdk: toolsdk.New(rec.sdkgenTools(), rec.DeclarationBytes), program: opts.Program, live: map[string]bool{}}
 	for _, name := range opts.Live {
 		if _, ok := e.pipe.Registry().Get(name, registry.Scope{}, nil); !ok {
 			return nil, fmt.Errorf("ptc: replay: live tool %q is not registered", name)

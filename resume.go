@@ -126,7 +126,7 @@ func (e *Executor) Resume(ctx context.Context, b pipeline.Batch, cont []byte, de
 	if k.Agent != b.Agent {
 		return nil, fmt.Errorf("%w: the run was suspended for agent scope %q, not %q", ErrRecording, k.Agent, b.Agent)
 	}
-	s := e.sdks.get(b.Agent, b.ToolSet)
+	s := e.sdks.Get(b.Agent, b.ToolSet)
 	if now := declarationsDigest(s.TypeScript()); now != rec.DeclarationsSHA256 {
 		return nil, fmt.Errorf("%w: the tools changed since the run was suspended (declarations sha256 %.12s…, now %.12s…): run the program again", ErrRecording, rec.DeclarationsSHA256, now)
 	}

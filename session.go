@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/admit"
+	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -24,7 +26,7 @@ type plan struct {
 	// src, when set, is the recording a replay or resume follows, and
 	// sdk the SDK its program sees.
 	src *Recording
-	sdk *sdk
+	sdk *toolsdk.SDK
 	// program replaces src.Program (Replay with an edited program).
 	program string
 	// live names the tools a replay calls live.
@@ -40,9 +42,9 @@ type session struct {
 	e     *Executor
 	plan  *plan
 	rep   *report
-	sdk   *sdk
+	sdk   *toolsdk.SDK
 	seed  [32]byte
-	order *order // the run's admission order, which answered calls skip
+	order *admit.Queue // the run's admission order, which answered calls skip
 	agent registry.Scope
 	// source and limits are the program the run ran and its limits.
 	source string
@@ -56,7 +58,7 @@ type session struct {
 	suspended  *PendingAsk
 }
 
-func newSession(e *Executor, pl *plan, rep *report, s *sdk) *session {
+func newSession(e *Executor, pl *plan, rep *report, s *toolsdk.SDK) *session {
 	ss := &session{e: e, plan: pl, rep: rep, sdk: s}
 	switch {
 	case pl.src != nil:
@@ -134,7 +136,7 @@ func (s *session) Answer(c host.Call) (host.Reply, time.Duration, bool, error) {
 	}
 	sc.value, sc.message = rc.Value, rc.Message
 	s.rep.add(sc)
-	s.order.skip(c.Seq)
+	s.order.Skip(c.Seq)
 	return reply, time.Duration(rc.Took), true, nil
 }
 
@@ -163,7 +165,7 @@ func (h *heldBack) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	if pl.resume || c.Seq > len(pl.src.Calls) || pl.live[c.Name] {
 		return h.inner.Dispatch(ctx, c)
 	}
-	h.s.order.skip(c.Seq)
+	h.s.order.Skip(c.Seq)
 	<-ctx.Done()
 	h.s.rep.add(Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeAborted})
 	return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeAborted), Message: "the run ended before the call came back"}}
@@ -247,14 +249,14 @@ var (
 // recording assembles the run's recording from its outcome; the result
 // fields are filled when the content is (see Executor.result).
 func (s *session) recording(out *host.Outcome) *Recording {
-	tools := make([]RecordedTool, len(s.sdk.tools))
-	for i, t := range s.sdk.tools {
+	tools := make([]RecordedTool, len(s.sdk.Tools()))
+	for i, t := range s.sdk.Tools() {
 		tools[i] = RecordedTool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Output: t.Output, DeferLoading: t.DeferLoading}
 	}
 	decls := s.sdk.TypeScript()
 	rec := &Recording{
 		Version: RecordingVersion, Program: s.source,
-		Declarations: decls, DeclarationsSHA256: declarationsDigest(decls), DeclarationBytes: s.sdk.budget,
+		Declarations: decls, DeclarationsSHA256: declarationsDigest(decls), DeclarationBytes: s.sdk.Budget(),
 		Tools: tools, Limits: s.limits, Seed: s.seed, Kind: out.Kind,
 	}
 	if tr := out.Trace; tr != nil {

@@ -692,7 +692,7 @@ collect:
 		}
 		maxLen := c.maxLen
 		if maxLen == 0 {
-			maxLen = host.DefaultResultBytes + 128<<10
+			maxLen = host.Limits{}.WithDefaults().ResultBytes + 128<<10
 		}
 		if len(text) > maxLen {
 			t.Errorf("run %d: text is %d bytes, over %d", i, len(text), maxLen)

@@ -9,7 +9,7 @@
 // argument and result size) are enforced per run; a limit or a cancelled
 // context stops the guest and the run returns a structured [Outcome] that
 // says which (the program's own time limit, the caller's deadline, the
-// caller's cancellation, or [ErrShutdown]).
+// caller's cancellation, or a shutdown).
 //
 // Stopping is sound: the host instruments the guest with fuel checks when
 // it compiles it, so whatever the guest runs — JavaScript, a long C

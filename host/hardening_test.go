@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/abort"
 )
 
 // Regression tests for issue 10's defects, each named after it. The
@@ -105,7 +106,7 @@ func TestHost_Run_callerDeadlineIsNotTheProgramsTimeout(t *testing.T) {
 			defer cancel()
 			out := h.Run(ctx, host.Program{Source: src, Dispatcher: &sleeper{d: time.Hour}, Limits: host.Limits{MemoryBytes: 256 << 20}})
 			require.Equal(t, host.KindAborted, out.Kind)
-			require.Equal(t, host.MessageDeadline, out.Message)
+			require.Equal(t, abort.Deadline, out.Message)
 		})
 	}
 }
@@ -118,7 +119,7 @@ func TestHost_Run_callerDeadlineWithCause(t *testing.T) {
 	defer cancel()
 	out := h.Run(ctx, host.Program{Source: `await __ptc_call("slow", {})`, Dispatcher: &sleeper{d: time.Hour}})
 	require.Equal(t, host.KindAborted, out.Kind)
-	require.Equal(t, host.MessageDeadline, out.Message)
+	require.Equal(t, abort.Deadline, out.Message)
 }
 
 // A tool's error message reaches the program bounded by ErrorBytes, like
@@ -133,7 +134,7 @@ func TestHost_Run_toolErrorMessageIsBounded(t *testing.T) {
 	require.Regexp(t, `^\d+ .* more bytes\]$`, out.Text())
 	n, err := strconv.Atoi(strings.Fields(out.Text())[0])
 	require.NoError(t, err)
-	require.LessOrEqual(t, n, host.DefaultErrorBytes+32)
+	require.LessOrEqual(t, n, host.Limits{}.WithDefaults().ErrorBytes+32)
 }
 
 func TestHost_Run_timeoutOneNanosecondDoesNotSucceed(t *testing.T) {
@@ -145,10 +146,10 @@ func TestHost_Run_timeoutOneNanosecondDoesNotSucceed(t *testing.T) {
 func TestHost_Run_shutdownCause(t *testing.T) {
 	h := newHost(t, host.Config{})
 	ctx, cancel := context.WithCancelCause(context.Background())
-	time.AfterFunc(100*time.Millisecond, func() { cancel(host.ErrShutdown) })
+	time.AfterFunc(100*time.Millisecond, func() { cancel(abort.ErrShutdown) })
 	out := h.Run(ctx, host.Program{Source: `for (;;) {}`})
 	require.Equal(t, host.KindAborted, out.Kind)
-	require.Equal(t, host.MessageShutdown, out.Message)
+	require.Equal(t, abort.Shutdown, out.Message)
 }
 
 // Closing a host while runs were in flight crashed the process (SIGSEGV):
@@ -189,11 +190,11 @@ func TestHost_Close_duringRuns(t *testing.T) {
 					continue // finished before Close
 				}
 				require.Equal(t, host.KindAborted, out.Kind, out.Text())
-				require.Equal(t, host.MessageShutdown, out.Message)
+				require.Equal(t, abort.Shutdown, out.Message)
 			}
 			out := h.Run(context.Background(), host.Program{Source: `return 1`})
 			require.Equal(t, host.KindAborted, out.Kind)
-			require.Equal(t, host.MessageShutdown, out.Message)
+			require.Equal(t, abort.Shutdown, out.Message)
 		})
 	}
 	t.Run("waits", func(t *testing.T) { closeWaitsForRuns(t, dir) })
@@ -341,7 +342,7 @@ func TestHost_Run_errorTextIsBounded(t *testing.T) {
 	h := newHost(t, host.Config{})
 	out := h.Run(context.Background(), host.Program{Source: `throw new Error("x".repeat(5e6))`})
 	require.Equal(t, host.KindException, out.Kind)
-	require.LessOrEqual(t, len(out.Message), host.DefaultErrorBytes+64)
+	require.LessOrEqual(t, len(out.Message), host.Limits{}.WithDefaults().ErrorBytes+64)
 	require.True(t, strings.HasSuffix(out.Message, " more bytes]"), out.Message[len(out.Message)-40:])
-	require.Less(t, len(out.Text()), 3*host.DefaultErrorBytes)
+	require.Less(t, len(out.Text()), 3*host.Limits{}.WithDefaults().ErrorBytes)
 }

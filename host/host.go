@@ -23,6 +23,7 @@ import (
 	"github.com/ptchost/ptc/guest/quickjs"
 	"github.com/ptchost/ptc/host/internal/fuel"
 	"github.com/ptchost/ptc/host/internal/typescript"
+	"github.com/ptchost/ptc/internal/abort"
 )
 
 // Config configures a Host. The zero value is valid.
@@ -79,7 +80,7 @@ type Host struct {
 	// script).
 	scripts scripts
 
-	// life is cancelled with ErrShutdown when Close stops waiting for the
+	// life is cancelled with abort.ErrShutdown when Close stops waiting for the
 	// runs in progress; every run watches it.
 	life context.Context
 	kill context.CancelCauseFunc
@@ -296,9 +297,9 @@ func restore(mod api.Module, img *image) error {
 	return nil
 }
 
-// Close refuses new runs (they end aborted with MessageShutdown), lets the
+// Close refuses new runs (they end aborted with abort.Shutdown), lets the
 // runs in progress go on until ctx is done, then stops them (aborted, with
-// MessageShutdown), waits until every one has returned, and releases the
+// abort.Shutdown), waits until every one has returned, and releases the
 // compiled guest and the runtime. Later calls return the first one's error.
 func (h *Host) Close(ctx context.Context) error {
 	h.closeOnce.Do(func() {
@@ -313,10 +314,10 @@ func (h *Host) Close(ctx context.Context) error {
 		select {
 		case <-done:
 		case <-ctx.Done():
-			h.kill(ErrShutdown)
+			h.kill(abort.ErrShutdown)
 			<-done // runs stop within milliseconds once killed
 		}
-		h.kill(ErrShutdown)
+		h.kill(abort.ErrShutdown)
 		if h.base != nil {
 			h.base.pool.close()
 		}
@@ -402,7 +403,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		return out
 	}
 	if !h.enter() {
-		out.Kind, out.Message = KindAborted, MessageShutdown
+		out.Kind, out.Message = KindAborted, abort.Shutdown
 		return finish()
 	}
 	defer h.runs.Done()
@@ -416,7 +417,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		return finish()
 	}
 	if err := ctx.Err(); err != nil {
-		out.Kind, out.Message = KindAborted, MessageNotStarted
+		out.Kind, out.Message = KindAborted, abort.NotStarted
 		return finish()
 	}
 	d := p.Dispatcher
@@ -461,7 +462,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	if prelude := h.imagePrelude(p); prelude != "" && h.base != nil {
 		var err error
 		if img, err = h.preludeImage(runCtx, prelude); err != nil {
-			if errors.Is(err, ErrShutdown) {
+			if errors.Is(err, abort.ErrShutdown) {
 				r.stop(stopShutdown)
 			} else if runCtx.Err() != nil {
 				// Gave up waiting for another run to build the image.
@@ -574,7 +575,7 @@ func stopFromContext(ctx context.Context) stopReason {
 	switch {
 	case errors.Is(cause, errTimeout):
 		return stopTimeout
-	case errors.Is(cause, ErrShutdown):
+	case errors.Is(cause, abort.ErrShutdown):
 		return stopShutdown
 	case errors.Is(cause, context.DeadlineExceeded), errors.Is(ctx.Err(), context.DeadlineExceeded):
 		// ctx.Err says so even when the caller gave its deadline a cause.

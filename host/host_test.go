@@ -121,7 +121,7 @@ func TestHost_Run_outputFlood(t *testing.T) {
 	for _, l := range out.Output[:len(out.Output)-1] {
 		total += len(l) + 1
 	}
-	require.LessOrEqual(t, total, host.DefaultOutputBytes)
+	require.LessOrEqual(t, total, host.Limits{}.WithDefaults().OutputBytes)
 	require.True(t, strings.HasPrefix(out.Text(), "Error: code run failed (output_limit): captured output exceeded 65536 bytes\n\nCaptured output:\nflood line\n"))
 }
 
@@ -339,7 +339,7 @@ func TestHost_Run_megabyteResult(t *testing.T) {
 	payload := strings.Repeat("\u00e9\U0001F600\u2028x", 1<<16)
 	v, err := json.Marshal(payload)
 	require.NoError(t, err)
-	require.Less(t, len(v), host.DefaultResultBytes)
+	require.Less(t, len(v), host.Limits{}.WithDefaults().ResultBytes)
 	d := host.DispatcherFunc(func(context.Context, host.Call) host.Reply {
 		return host.Reply{Value: v}
 	})

@@ -5,31 +5,36 @@ import (
 	"time"
 )
 
-// Default limits, as docs/ARCHITECTURE.md fixes them.
+// The default limits (docs/ARCHITECTURE.md, "Limits"); Limits.WithDefaults
+// fills a zero field with its default.
 const (
-	DefaultTimeout     = 30 * time.Second
-	DefaultMemoryBytes = 64 << 20
-	DefaultSourceBytes = 256 << 10
-	DefaultStackBytes  = 768 << 10
-	DefaultOutputBytes = 64 << 10
-	DefaultSubcalls    = 1000
-	DefaultInFlight    = 32
-	DefaultResultBytes = 1 << 20
-	DefaultErrorBytes  = 8 << 10
-	// DefaultArgumentBytes and DefaultArgumentDepth bound a subcall's
-	// arguments as the guest serialises them (the pipeline applies the
-	// same defaults to every call).
-	DefaultArgumentBytes = 1 << 20
-	DefaultArgumentDepth = 64
-	// DefaultTimers bounds the timers a program has pending at once.
-	DefaultTimers = 1000
+	defaultTimeout     = 30 * time.Second
+	defaultMemoryBytes = 64 << 20
+	defaultSourceBytes = 256 << 10
+	defaultStackBytes  = 768 << 10
+	defaultOutputBytes = 64 << 10
+	defaultSubcalls    = 1000
+	defaultInFlight    = 32
+	defaultResultBytes = 1 << 20
+	defaultErrorBytes  = 8 << 10
+	// defaultArgumentBytes and defaultArgumentDepth bound a subcall's
+	// arguments as the guest serialises them: the pipeline's defaults
+	// (pipeline.DefaultArgumentBytes and DefaultArgumentDepth), which it
+	// applies to every call; a test in the root package checks they agree.
+	defaultArgumentBytes = 1 << 20
+	defaultArgumentDepth = 64
+	// defaultTimers bounds the timers a program has pending at once.
+	defaultTimers = 1000
 
 	// wasmStackBytes is the C stack the guest is linked with; the JS stack
 	// limit must stay below it.
 	wasmStackBytes = 1 << 20
 )
 
-// Limits bound one run. A zero field takes its default.
+// Limits bound one run. A zero field takes its default: Timeout 30s,
+// MemoryBytes 64 MiB, SourceBytes 256 KiB, StackBytes 768 KiB,
+// OutputBytes 64 KiB, Subcalls 1000, InFlight 32, ResultBytes 1 MiB,
+// ErrorBytes 8 KiB, ArgumentBytes 1 MiB, ArgumentDepth 64, Timers 1000.
 type Limits struct {
 	// Timeout is the wall-time budget of the whole run.
 	Timeout time.Duration
@@ -66,40 +71,40 @@ type Limits struct {
 // WithDefaults returns l with every zero field set to its default.
 func (l Limits) WithDefaults() Limits {
 	if l.Timeout <= 0 {
-		l.Timeout = DefaultTimeout
+		l.Timeout = defaultTimeout
 	}
 	if l.MemoryBytes == 0 {
-		l.MemoryBytes = DefaultMemoryBytes
+		l.MemoryBytes = defaultMemoryBytes
 	}
 	if l.SourceBytes <= 0 {
-		l.SourceBytes = DefaultSourceBytes
+		l.SourceBytes = defaultSourceBytes
 	}
 	if l.StackBytes <= 0 {
-		l.StackBytes = DefaultStackBytes
+		l.StackBytes = defaultStackBytes
 	}
 	if l.OutputBytes <= 0 {
-		l.OutputBytes = DefaultOutputBytes
+		l.OutputBytes = defaultOutputBytes
 	}
 	if l.Subcalls <= 0 {
-		l.Subcalls = DefaultSubcalls
+		l.Subcalls = defaultSubcalls
 	}
 	if l.InFlight <= 0 {
-		l.InFlight = DefaultInFlight
+		l.InFlight = defaultInFlight
 	}
 	if l.ResultBytes <= 0 {
-		l.ResultBytes = DefaultResultBytes
+		l.ResultBytes = defaultResultBytes
 	}
 	if l.ErrorBytes <= 0 {
-		l.ErrorBytes = DefaultErrorBytes
+		l.ErrorBytes = defaultErrorBytes
 	}
 	if l.ArgumentBytes <= 0 {
-		l.ArgumentBytes = DefaultArgumentBytes
+		l.ArgumentBytes = defaultArgumentBytes
 	}
 	if l.ArgumentDepth <= 0 {
-		l.ArgumentDepth = DefaultArgumentDepth
+		l.ArgumentDepth = defaultArgumentDepth
 	}
 	if l.Timers <= 0 {
-		l.Timers = DefaultTimers
+		l.Timers = defaultTimers
 	}
 	return l
 }

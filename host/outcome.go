@@ -2,7 +2,6 @@ package host
 
 import (
 	"encoding/json"
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -27,24 +26,6 @@ const (
 	KindSubcallLimit Kind = "subcall_limit"
 	KindInternal     Kind = "internal"
 )
-
-// The messages of an aborted run (docs/ARCHITECTURE.md, "What the model sees"): the
-// caller's deadline or cancellation, or a shutdown, is never attributed to
-// the program's own time limit.
-const (
-	MessageDeadline = "the caller's deadline passed"
-	// MessageTraceEnd ends a run that reached the end of a cut trace
-	// (Trace.Cut): where the recorded run was stopped.
-	MessageTraceEnd   = "the recorded run ended here"
-	MessageCancelled  = "cancelled by the caller"
-	MessageShutdown   = "the executor shut down"
-	MessageNotStarted = "cancelled before it started"
-)
-
-// ErrShutdown is the cancellation cause that ends a run because its host
-// or executor shut down: Host.Close sets it, and a caller that cancels a
-// run's context with it (context.WithCancelCause) gets MessageShutdown.
-var ErrShutdown = errors.New("the executor shut down")
 
 // TruncationMarker is the line appended to captured output cut at the limit.
 const TruncationMarker = "[output truncated]"

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/ptchost/ptc/host/internal/typescript"
+	"github.com/ptchost/ptc/internal/abort"
 )
 
 // stopReason says why the host asked the guest to stop.
@@ -725,7 +726,7 @@ func (r *run) cutHere() bool {
 	if !r.clk.taping || !r.clk.tape.Cut || r.clk.wi < len(r.clk.tape.Waits) {
 		return false
 	}
-	r.end(MessageTraceEnd)
+	r.end(abort.TraceEnd)
 	return true
 }
 
@@ -834,13 +835,13 @@ func (r *run) fillFrom(out *Outcome) {
 		out.Kind, out.Message = KindTimeout, "program exceeded its time limit of "+r.lim.Timeout.String()
 		return
 	case stopDeadline:
-		out.Kind, out.Message = KindAborted, MessageDeadline
+		out.Kind, out.Message = KindAborted, abort.Deadline
 		return
 	case stopCancel:
-		out.Kind, out.Message = KindAborted, MessageCancelled
+		out.Kind, out.Message = KindAborted, abort.Cancelled
 		return
 	case stopShutdown:
-		out.Kind, out.Message = KindAborted, MessageShutdown
+		out.Kind, out.Message = KindAborted, abort.Shutdown
 		return
 	case stopOutputLimit:
 		out.Kind, out.Message = KindOutputLimit, "captured output exceeded "+itoa(r.lim.OutputBytes)+" bytes"

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ptchost/ptc/internal/abort"
 	"github.com/tetratelabs/wazero"
 )
 
@@ -159,8 +160,8 @@ func (h *Host) buildPreludeImage(ctx context.Context, src string) (*image, error
 	}
 	err = r.prelude(withRun(ctx, r), newGuest(mod), src)
 	if r.stopped() {
-		if errors.Is(context.Cause(ctx), ErrShutdown) {
-			return nil, fmt.Errorf("prelude: %w", ErrShutdown)
+		if errors.Is(context.Cause(ctx), abort.ErrShutdown) {
+			return nil, fmt.Errorf("prelude: %w", abort.ErrShutdown)
 		}
 		return nil, fmt.Errorf("prelude did not finish within %v", preludeTimeout)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/abort"
 )
 
 // sleepJS defines sleep(ms) for the programs below.
@@ -512,7 +513,7 @@ func TestTimers_cancelMidSleep(t *testing.T) {
 	out := h.Run(ctx, host.Program{Source: sleepJS + `console.log("sleeping"); await sleep(10000); return "woke"`})
 	d := time.Since(start)
 	require.Equal(t, host.KindAborted, out.Kind, "%s", out.Text())
-	require.Equal(t, host.MessageCancelled, out.Message)
+	require.Equal(t, abort.Cancelled, out.Message)
 	require.Equal(t, []string{"sleeping"}, out.Output)
 	require.GreaterOrEqual(t, d, 50*time.Millisecond)
 	require.Less(t, d, time.Second)

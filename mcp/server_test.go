@@ -16,6 +16,7 @@ import (
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/abort"
 	"github.com/ptchost/ptc/mcp"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
@@ -180,7 +181,7 @@ func TestServer_shutdown(t *testing.T) {
 	require.False(t, results[0].IsError, text(results[0]))
 	require.Equal(t, "finished", text(results[0]))
 	require.True(t, results[1].IsError)
-	require.Equal(t, "Error: code run failed (aborted): "+host.MessageShutdown, text(results[1]))
+	require.Equal(t, "Error: code run failed (aborted): "+abort.Shutdown, text(results[1]))
 
 	// After shutdown: unhealthy, and new runs are refused.
 	resp, err := http.Get(hs.URL + "/healthz")

@@ -7,19 +7,19 @@ import (
 	"github.com/ptchost/ptc/registry"
 )
 
-// Code is the machine-readable error code of a failed call. It is the
-// registry's code type, so the registry's codes and the pipeline's share one
-// vocabulary and one spelling.
-type Code = registry.Code
+// Code is the machine-readable error code of a failed call.
+type Code string
 
-// The error codes of a failed call, as docs/ARCHITECTURE.md lists them.
+// The error codes of a failed call (docs/ARCHITECTURE.md, "Error codes"),
+// declared here only. Three are the registry's failures, matched by its
+// sentinels; the others by this package's.
 const (
 	// CodeUnknownTool: the tool is not executable in the call's scope and
 	// tool set (see [registry.Registry.Executable]).
-	CodeUnknownTool Code = registry.CodeUnknownTool
+	CodeUnknownTool Code = "UNKNOWN_TOOL"
 	// CodeInvalidArguments: the arguments are not JSON or do not match the
 	// tool's parameter schema.
-	CodeInvalidArguments Code = registry.CodeInvalidArguments
+	CodeInvalidArguments Code = "INVALID_ARGUMENTS"
 	// CodeDenied: a pre-execute listener, a guard or the approver denied the
 	// call.
 	CodeDenied Code = "DENIED"
@@ -45,7 +45,7 @@ const (
 	CodePostExecuteBlocked Code = "POST_EXECUTE_BLOCKED"
 	// CodeToolActivationFailed: a conditional tool's condition failed while
 	// the tool set was resolved ([registry.Registry.Resolve]).
-	CodeToolActivationFailed Code = registry.CodeToolActivationFailed
+	CodeToolActivationFailed Code = "TOOL_ACTIVATION_FAILED"
 )
 
 // Sentinel errors. An [*Error] matches the sentinel of its code with
@@ -155,12 +155,20 @@ func sentinel(c Code) error {
 	return nil
 }
 
-// CodeOf returns the code of the first [*Error] or [*registry.Error] in
-// err's chain, or "" if there is none.
+// CodeOf returns the code of the first [*Error] in err's chain, else the
+// code of the registry's failure err matches, or "" if there is none.
 func CodeOf(err error) Code {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code
 	}
-	return registry.CodeOf(err)
+	switch {
+	case errors.Is(err, registry.ErrUnknownTool):
+		return CodeUnknownTool
+	case errors.Is(err, registry.ErrInvalidArguments):
+		return CodeInvalidArguments
+	case errors.Is(err, registry.ErrActivationFailed):
+		return CodeToolActivationFailed
+	}
+	return ""
 }

@@ -52,7 +52,7 @@ func (p *Pipeline) checkLongArguments(name string, raw []byte) error {
 	default:
 		return nil
 	}
-	return &registry.Error{Code: registry.CodeInvalidArguments, Tool: name, Err: fmt.Errorf("invalid arguments: %w", le)}
+	return &registry.Error{Kind: registry.ErrInvalidArguments, Tool: name, Err: fmt.Errorf("invalid arguments: %w", le)}
 }
 
 // deeper reports whether the JSON text b opens more than limit arrays and

@@ -669,7 +669,7 @@ func TestPipeline_OnResult(t *testing.T) {
 func TestCodeOf(t *testing.T) {
 	err := &pipeline.Error{Code: pipeline.CodeToolTimeout, Reason: "slow"}
 	assert.Equal(t, pipeline.CodeToolTimeout, pipeline.CodeOf(errors.Join(errors.New("x"), err)))
-	assert.Equal(t, pipeline.CodeUnknownTool, pipeline.CodeOf(&registry.Error{Code: registry.CodeUnknownTool}))
+	assert.Equal(t, pipeline.CodeUnknownTool, pipeline.CodeOf(&registry.Error{Kind: registry.ErrUnknownTool}))
 	assert.Equal(t, pipeline.Code(""), pipeline.CodeOf(errors.New("plain")))
 	assert.Equal(t, "TOOL_TIMEOUT: slow", err.Error())
 	assert.ErrorIs(t, &pipeline.Error{Code: pipeline.CodeToolActivationFailed}, registry.ErrActivationFailed)

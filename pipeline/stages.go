@@ -46,7 +46,7 @@ func (p *Pipeline) prepare(call RawCall, env Env) *Invocation {
 // registryFailure turns a registry lookup or preparation error into the
 // call's failure, keeping the registry's code.
 func registryFailure(name string, err error) *Error {
-	code := registry.CodeOf(err)
+	code := CodeOf(err)
 	if code == "" {
 		code = CodeToolFailed
 	}
@@ -61,7 +61,7 @@ func (p *Pipeline) relookup(inv *Invocation) *Error {
 		return registryFailure(inv.name, err)
 	}
 	if t != inv.tool {
-		err := &registry.Error{Code: registry.CodeUnknownTool, Tool: inv.name, Err: fmt.Errorf("%w: tool was replaced after the call was prepared", registry.ErrStaleToolSet)}
+		err := &registry.Error{Kind: registry.ErrUnknownTool, Tool: inv.name, Err: fmt.Errorf("%w: tool was replaced after the call was prepared", registry.ErrStaleToolSet)}
 		return registryFailure(inv.name, err)
 	}
 	return nil

@@ -46,7 +46,7 @@
 // [Define] compiles the projection once with
 // github.com/santhosh-tekuri/jsonschema/v6. [Tool.Prepare] parses the
 // arguments (duplicate object keys are rejected), validates them and decodes
-// them; every failure is an [*Error] with [CodeInvalidArguments] and, for
+// them; every failure is an [*Error] of kind [ErrInvalidArguments] and, for
 // schema violations, structured [Issue]s. Unknown properties are rejected
 // only by a [Schema.Strict] object.
 //
@@ -63,6 +63,7 @@
 // assembly can rebuild what it caches.
 //
 // The registry enforces no timeouts, policies or cancellation results: those
-// belong to the pipeline package, which turns the registry's [Code]s into
-// error results.
+// belong to the pipeline package, which declares the error codes and turns
+// the registry's failures ([ErrUnknownTool], [ErrInvalidArguments],
+// [ErrActivationFailed]) into them.
 package registry

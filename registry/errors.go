@@ -5,34 +5,22 @@ import (
 	"strings"
 )
 
-// Code is a machine-readable error code carried by [Error]. The registry
-// produces only the codes declared here; the pipeline defines the rest of the
-// vocabulary with the same spelling.
-type Code string
-
-// The error codes the registry produces.
-const (
-	// CodeUnknownTool means the named tool is not executable in the calling
-	// scope and tool set: it was never registered there, it is hidden by a
-	// restriction, it is conditional and no resolved set admitted it, or the
-	// set that admitted it has gone stale.
-	CodeUnknownTool Code = "UNKNOWN_TOOL"
-	// CodeInvalidArguments means the call's arguments are not JSON, contain a
-	// duplicate object key, or do not match the tool's parameter schema.
-	CodeInvalidArguments Code = "INVALID_ARGUMENTS"
-	// CodeToolActivationFailed means a conditional tool's condition failed
-	// (returned an error or panicked) while a tool set was being resolved.
-	CodeToolActivationFailed Code = "TOOL_ACTIVATION_FAILED"
-)
-
-// Sentinel errors. An [*Error] matches the sentinel of its code with
-// [errors.Is]; the more specific sentinels are wrapped inside it.
+// Sentinel errors. An [*Error] matches its Kind with [errors.Is]; the
+// more specific sentinels are wrapped inside it. The pipeline's error
+// codes UNKNOWN_TOOL, INVALID_ARGUMENTS and TOOL_ACTIVATION_FAILED are
+// these three failures (see package pipeline, where every code is
+// declared).
 var (
-	// ErrUnknownTool is matched by every error with [CodeUnknownTool].
+	// ErrUnknownTool: the named tool is not executable in the calling
+	// scope and tool set: it was never registered there, it is hidden by a
+	// restriction, it is conditional and no resolved set admitted it, or
+	// the set that admitted it has gone stale.
 	ErrUnknownTool = errors.New("unknown tool")
-	// ErrInvalidArguments is matched by every error with [CodeInvalidArguments].
+	// ErrInvalidArguments: the call's arguments are not JSON, contain a
+	// duplicate object key, or do not match the tool's parameter schema.
 	ErrInvalidArguments = errors.New("invalid arguments")
-	// ErrActivationFailed is matched by every error with [CodeToolActivationFailed].
+	// ErrActivationFailed: a conditional tool's condition failed (returned
+	// an error or panicked) while a tool set was being resolved.
 	ErrActivationFailed = errors.New("tool activation failed")
 
 	// ErrConditional is wrapped when a conditional tool is looked up for
@@ -108,14 +96,15 @@ func (e *OutputError) Unwrap() error { return e.Err }
 func (e *OutputError) Is(target error) bool { return target == ErrInvalidOutput }
 
 // Error is the typed error the registry returns where a caller branches on
-// the outcome of a call: its Code is what the pipeline turns into an error
-// result. Use [errors.As] to get it, or [errors.Is] with a sentinel.
+// the outcome of a call: its Kind is what the pipeline turns into an error
+// code. Use [errors.As] to get it, or [errors.Is] with a sentinel.
 type Error struct {
-	// Code classifies the failure.
-	Code Code
+	// Kind classifies the failure: ErrUnknownTool, ErrInvalidArguments or
+	// ErrActivationFailed.
+	Kind error
 	// Tool is the model-facing name of the tool concerned, if any.
 	Tool string
-	// Issues lists the schema violations for [CodeInvalidArguments]; it is
+	// Issues lists the schema violations for [ErrInvalidArguments]; it is
 	// empty when the arguments were not well-formed JSON.
 	Issues []Issue
 	// Err is the underlying cause.
@@ -160,7 +149,7 @@ func (e *Error) Error() string {
 	if e.Err != nil {
 		sb.WriteString(e.Err.Error())
 	} else {
-		sb.WriteString(e.sentinel().Error())
+		sb.WriteString(e.Kind.Error())
 	}
 	for i, is := range e.Issues {
 		if i == 0 {
@@ -176,30 +165,5 @@ func (e *Error) Error() string {
 // Unwrap returns the underlying cause.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Is reports whether target is the sentinel of e's code.
-func (e *Error) Is(target error) bool {
-	s := e.sentinel()
-	return s != nil && target == s
-}
-
-func (e *Error) sentinel() error {
-	switch e.Code {
-	case CodeUnknownTool:
-		return ErrUnknownTool
-	case CodeInvalidArguments:
-		return ErrInvalidArguments
-	case CodeToolActivationFailed:
-		return ErrActivationFailed
-	}
-	return nil
-}
-
-// CodeOf returns the code of the first [*Error] in err's chain, or "" if
-// there is none.
-func CodeOf(err error) Code {
-	var e *Error
-	if errors.As(err, &e) {
-		return e.Code
-	}
-	return ""
-}
+// Is reports whether target is e's Kind.
+func (e *Error) Is(target error) bool { return e.Kind != nil && target == e.Kind }

@@ -54,13 +54,13 @@ func ExampleTool_Prepare_invalid() {
 	_, err := weather.Prepare(json.RawMessage(`{"city":7}`))
 	var e *registry.Error
 	if errors.As(err, &e) {
-		fmt.Println(e.Code, e.Issues[0].Path, e.Issues[0].Expected)
+		fmt.Println(e.Kind, e.Issues[0].Path, e.Issues[0].Expected)
 	}
 	fmt.Println(err)
 	_, err = weather.Prepare(json.RawMessage(`{"city":"a","city":"b"}`))
 	fmt.Println(err)
 	// Output:
-	// INVALID_ARGUMENTS /city string
+	// invalid arguments /city string
 	// tool "get_weather": invalid arguments: at "/city": got number, want string
 	// tool "get_weather": invalid arguments: invalid JSON at offset 12: duplicate object key "city"
 }
@@ -123,7 +123,7 @@ func ExampleRegistry_Resolve() {
 		_, err = r.Executable("think_hard", agent, set)
 		outcome := "callable"
 		if err != nil {
-			outcome = string(registry.CodeOf(err))
+			outcome = fmt.Sprint(errors.Is(err, registry.ErrUnknownTool))
 		}
 		fmt.Println(effort, set.Names(), outcome)
 		set.Dispose()
@@ -131,7 +131,7 @@ func ExampleRegistry_Resolve() {
 	_, err := r.Executable("think_hard", agent, nil)
 	fmt.Println(err)
 	// Output:
-	// low [search] UNKNOWN_TOOL
+	// low [search] true
 	// high [search think_hard] callable
 	// tool "think_hard": conditional tool requires a resolved tool set
 }

@@ -168,7 +168,7 @@ func FuzzValidate(f *testing.F) {
 		}
 		call, err := tool.Prepare(data)
 		if err != nil {
-			if CodeOf(err) != CodeInvalidArguments {
+			if !errors.Is(err, ErrInvalidArguments) {
 				t.Fatalf("error without INVALID_ARGUMENTS: %v", err)
 			}
 			return

@@ -15,8 +15,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ptchost/ptc/registry"
 	"github.com/ptchost/ptc/internal/sdkgen"
+	"github.com/ptchost/ptc/registry"
 )
 
 type (

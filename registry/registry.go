@@ -323,7 +323,7 @@ func (r *Registry) Schemas(scope Scope, set *ToolSet) []ToolSchema {
 // registration, or hidden by a restriction; a disposed set refuses every
 // call. Without a set conditional registrations are excluded (wrapping
 // [ErrConditional] when only a conditional one exists). Every refusal is an
-// [*Error] with [CodeUnknownTool].
+// [*Error] of kind [ErrUnknownTool].
 func (r *Registry) Executable(name string, scope Scope, set *ToolSet) (*Tool, error) {
 	if set != nil {
 		return set.executable(r, scope, name)
@@ -334,11 +334,11 @@ func (r *Registry) Executable(name string, scope Scope, set *ToolSet) (*Tool, er
 		return e.tool, nil
 	}
 	if r.lookup(name, scope, true) != nil {
-		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: ErrConditional}
+		return nil, &Error{Kind: ErrUnknownTool, Tool: name, Err: ErrConditional}
 	}
 	return nil, unknown(name, scope)
 }
 
 func unknown(name string, scope Scope) error {
-	return &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("%w in %s", ErrUnknownTool, scope)}
+	return &Error{Kind: ErrUnknownTool, Tool: name, Err: fmt.Errorf("%w in %s", ErrUnknownTool, scope)}
 }

@@ -113,7 +113,7 @@ func TestRegistry_Register_SameNameReplacement(t *testing.T) {
 	assert.False(t, ok)
 	_, err := r.Executable("x", registry.Scope{}, nil)
 	assert.ErrorIs(t, err, registry.ErrUnknownTool)
-	assert.Equal(t, registry.Code("UNKNOWN_TOOL"), registry.CodeOf(err))
+	assert.ErrorIs(t, err, registry.ErrUnknownTool)
 }
 
 // "applies an allow or deny mask to the global tools one agent inherits;
@@ -291,7 +291,7 @@ func TestRegistry_Resolve_FailingConditionIsActivationFailed(t *testing.T) {
 			assert.Nil(t, set)
 			var e *registry.Error
 			require.ErrorAs(t, err, &e)
-			assert.Equal(t, registry.Code("TOOL_ACTIVATION_FAILED"), e.Code)
+			assert.Equal(t, registry.ErrActivationFailed, e.Kind)
 			assert.Equal(t, "bad", e.Tool)
 			assert.ErrorIs(t, err, registry.ErrActivationFailed)
 			assert.ErrorContains(t, err, "boom")
@@ -310,7 +310,7 @@ func TestRegistry_Resolve_Cancelled(t *testing.T) {
 	go cancel()
 	_, err := r.Resolve(ctx, registry.Step{Agent: agent})
 	assert.ErrorIs(t, err, context.Canceled)
-	assert.NotEqual(t, registry.CodeToolActivationFailed, registry.CodeOf(err), "cancellation is not an activation failure")
+	assert.NotErrorIs(t, err, registry.ErrActivationFailed, "cancellation is not an activation failure")
 
 	_, err = r.Resolve(ctx, registry.Step{Agent: agent})
 	assert.ErrorIs(t, err, context.Canceled, "already cancelled")
@@ -388,7 +388,7 @@ func TestToolSet_RefusesStaleCalls(t *testing.T) {
 			tc.change(t, r, dispose, set)
 			_, err = r.Executable("x", agent, set)
 			assert.ErrorIs(t, err, tc.want)
-			assert.Equal(t, registry.CodeUnknownTool, registry.CodeOf(err))
+			assert.ErrorIs(t, err, registry.ErrUnknownTool)
 			if tc.want == registry.ErrStaleToolSet {
 				_, err = r.Executable("y", agent, set)
 				assert.NoError(t, err, "unaffected tools stay callable")
@@ -423,7 +423,7 @@ func TestRegistry_Executable_ConditionalWithoutSet(t *testing.T) {
 	_, err := r.Executable("c", agent, nil)
 	var e *registry.Error
 	require.ErrorAs(t, err, &e)
-	assert.Equal(t, registry.CodeUnknownTool, e.Code)
+	assert.Equal(t, registry.ErrUnknownTool, e.Kind)
 	assert.ErrorIs(t, err, registry.ErrConditional)
 
 	global := tool(t, "d")

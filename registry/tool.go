@@ -418,7 +418,7 @@ func (t *Tool) Schema() ToolSchema {
 }
 
 // Validate checks raw arguments against the parameter schema without
-// decoding them. The error is an [*Error] with [CodeInvalidArguments].
+// decoding them. The error is an [*Error] of kind [ErrInvalidArguments].
 func (t *Tool) Validate(raw json.RawMessage) error {
 	_, err := validateArgs(t.name, t.fast, t.validator, raw)
 	return err
@@ -462,8 +462,8 @@ func (t *Tool) ValidateOutput(value any) (err error) {
 
 // Prepare validates raw arguments, rejecting malformed JSON, duplicate
 // object keys and schema violations, then applies defaults and decodes them
-// into the tool's argument type. The error is an [*Error] with
-// [CodeInvalidArguments]; Prepare never panics on any input.
+// into the tool's argument type. The error is an [*Error] of kind
+// [ErrInvalidArguments]; Prepare never panics on any input.
 //
 // The call owns its arguments: it keeps a frozen copy of raw (what
 // [Call.Arguments] returns), and a tool whose arguments stay raw JSON gets
@@ -477,7 +477,7 @@ func (t *Tool) Prepare(raw json.RawMessage) (*Call, error) {
 	var filled []byte // raw arguments with defaults, for a raw-args tool
 	if t.defaults != nil {
 		if tree, filled, err = t.defaults.apply(t.params, tree, raw, t.rawArgs); err != nil {
-			return nil, &Error{Code: CodeInvalidArguments, Tool: t.name, Err: fmt.Errorf("apply defaults: %w", err)}
+			return nil, &Error{Kind: ErrInvalidArguments, Tool: t.name, Err: fmt.Errorf("apply defaults: %w", err)}
 		}
 	} else {
 		tree = nil // decode straight from raw
@@ -498,7 +498,7 @@ func (t *Tool) Prepare(raw json.RawMessage) (*Call, error) {
 	}
 	args, err := t.decode(own, tree)
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidArguments, Tool: t.name, Err: fmt.Errorf("decode arguments: %w", err)}
+		return nil, &Error{Kind: ErrInvalidArguments, Tool: t.name, Err: fmt.Errorf("decode arguments: %w", err)}
 	}
 	return &Call{tool: t, raw: frozen, args: args}, nil
 }

@@ -111,8 +111,8 @@ func TestTool_Prepare(t *testing.T) {
 			require.Error(t, err)
 			var e *registry.Error
 			require.ErrorAs(t, err, &e)
-			assert.Equal(t, registry.CodeInvalidArguments, e.Code)
-			assert.Equal(t, registry.Code("INVALID_ARGUMENTS"), registry.CodeOf(err))
+			assert.Equal(t, registry.ErrInvalidArguments, e.Kind)
+			assert.ErrorIs(t, err, registry.ErrInvalidArguments)
 			assert.ErrorIs(t, err, registry.ErrInvalidArguments)
 			assert.Equal(t, "read_file", e.Tool)
 			if tc.syntax {
@@ -185,7 +185,7 @@ func TestTool_Prepare_Kinds(t *testing.T) {
 			if tc.ok {
 				assert.NoError(t, err)
 			} else {
-				assert.Equal(t, registry.CodeInvalidArguments, registry.CodeOf(err), "%v", err)
+				assert.ErrorIs(t, err, registry.ErrInvalidArguments, "%v", err)
 			}
 		})
 	}
@@ -342,7 +342,7 @@ func TestRawSpec_MCPTool(t *testing.T) {
 	assert.Equal(t, []registry.Part{registry.TextPart("ok")}, content)
 
 	for _, bad := range []string{`{"q":"h"}`, `{"q":"hello","x":1}`, `{}`} {
-		assert.Equal(t, registry.CodeInvalidArguments, registry.CodeOf(tool.Validate(json.RawMessage(bad))), bad)
+		assert.ErrorIs(t, tool.Validate(json.RawMessage(bad)), registry.ErrInvalidArguments, bad)
 	}
 	b, _ := json.Marshal(tool.Schema())
 	assert.Contains(t, string(b), `"minLength":2`, "the server's schema is used as given")

@@ -29,8 +29,8 @@ type Step struct {
 // do tool work. (Nothing refuses such changes: resolution works on a
 // snapshot, so a change made while a condition runs, by it or by anyone
 // else, is one made after the snapshot, and the resolved set treats it so.)
-// Returning an error (or panicking) fails the resolution with
-// [CodeToolActivationFailed]; it is not the same as returning false.
+// Returning an error (or panicking) fails the resolution of kind
+// [ErrActivationFailed]; it is not the same as returning false.
 type Condition func(ctx context.Context, step Step) (bool, error)
 
 // ToolSet is the step-owned result of [Registry.Resolve]: the registrations
@@ -77,13 +77,13 @@ func (s *ToolSet) admitted(r *Registry, scope Scope, name string) *entry {
 
 func (s *ToolSet) executable(r *Registry, scope Scope, name string) (*Tool, error) {
 	if s.disposed.Load() {
-		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: ErrToolSetDisposed}
+		return nil, &Error{Kind: ErrUnknownTool, Tool: name, Err: ErrToolSetDisposed}
 	}
 	if s.reg != r {
-		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("%w: tool set belongs to another registry", ErrUnknownTool)}
+		return nil, &Error{Kind: ErrUnknownTool, Tool: name, Err: fmt.Errorf("%w: tool set belongs to another registry", ErrUnknownTool)}
 	}
 	if s.step.Agent != scope {
-		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: fmt.Errorf("%w: tool set was resolved for %s, not %s", ErrUnknownTool, s.step.Agent, scope)}
+		return nil, &Error{Kind: ErrUnknownTool, Tool: name, Err: fmt.Errorf("%w: tool set was resolved for %s, not %s", ErrUnknownTool, s.step.Agent, scope)}
 	}
 	e := s.byName[name]
 	if e == nil {
@@ -92,7 +92,7 @@ func (s *ToolSet) executable(r *Registry, scope Scope, name string) (*Tool, erro
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	if err := s.stale(r, scope.path(), e); err != nil {
-		return nil, &Error{Code: CodeUnknownTool, Tool: name, Err: err}
+		return nil, &Error{Kind: ErrUnknownTool, Tool: name, Err: err}
 	}
 	return e.tool, nil
 }
@@ -154,7 +154,7 @@ func (r *Registry) replaced(path []Scope, e *entry, seq uint64) bool {
 // visibility evaluated once, in priority order (nearest scope and latest
 // registration first). A condition that returns false leaves the name to the
 // next registration in line; one that fails makes Resolve fail with an
-// [*Error] of [CodeToolActivationFailed]. If ctx is done, Resolve returns an
+// [*Error] of kind [ErrActivationFailed]. If ctx is done, Resolve returns an
 // error wrapping ctx.Err().
 //
 // Resolve reads the registry once, under its lock, and evaluates the
@@ -181,7 +181,7 @@ func (r *Registry) Resolve(ctx context.Context, step Step) (*ToolSet, error) {
 					if ctx.Err() != nil {
 						return nil, fmt.Errorf("resolve tools for %s: %w", step.Agent, context.Cause(ctx))
 					}
-					return nil, &Error{Code: CodeToolActivationFailed, Tool: name, Err: fmt.Errorf("condition: %w", err)}
+					return nil, &Error{Kind: ErrActivationFailed, Tool: name, Err: fmt.Errorf("condition: %w", err)}
 				}
 				if !ok {
 					continue

@@ -36,24 +36,24 @@ func compileSchema(url string, doc []byte) (*jsonschema.Schema, error) {
 
 // validateArgs parses raw as JSON (rejecting duplicate keys) and validates
 // it against sch (after trying the DSL checker fast, if any). It returns the
-// parsed value, or an *Error with CodeInvalidArguments. It never panics on
+// parsed value, or an *Error of kind ErrInvalidArguments. It never panics on
 // any input.
 func validateArgs(tool string, fast *checker, sch *jsonschema.Schema, raw []byte) (v any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			v, err = nil, &Error{Code: CodeInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: validator panicked: %v", r)}
+			v, err = nil, &Error{Kind: ErrInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: validator panicked: %v", r)}
 		}
 	}()
 	v, err = parseJSON(raw)
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: %w", err)}
+		return nil, &Error{Kind: ErrInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: %w", err)}
 	}
 	issues, err := validate(fast, sch, v)
 	if err != nil {
-		return nil, &Error{Code: CodeInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: %w", err)}
+		return nil, &Error{Kind: ErrInvalidArguments, Tool: tool, Err: fmt.Errorf("invalid arguments: %w", err)}
 	}
 	if issues != nil {
-		return nil, &Error{Code: CodeInvalidArguments, Tool: tool, Issues: issues, Err: errors.New("invalid arguments")}
+		return nil, &Error{Kind: ErrInvalidArguments, Tool: tool, Issues: issues, Err: errors.New("invalid arguments")}
 	}
 	return v, nil
 }

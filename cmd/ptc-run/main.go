@@ -195,7 +195,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs := newFlags("run")
 	var tools toolFlags
 	tools.add(fs)
-	timeout := fs.Duration("timeout", host.DefaultTimeout, "wall-time limit of the run")
+	timeout := fs.Duration("timeout", host.Limits{}.WithDefaults().Timeout, "wall-time limit of the run")
 	memory := fs.String("memory", "64MiB", "memory limit: bytes, or a number with a unit (KiB, MiB, GiB, KB, MB, GB)")
 	asJSON := fs.Bool("json", false, "print one JSON object instead of the content")
 	record := fs.String("record", "", "write the run's recording to this file")

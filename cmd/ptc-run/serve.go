@@ -25,7 +25,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := newFlags("serve")
 	var tools toolFlags
 	tools.add(fs)
-	timeout := fs.Duration("timeout", host.DefaultTimeout, "wall-time limit of each run")
+	timeout := fs.Duration("timeout", host.Limits{}.WithDefaults().Timeout, "wall-time limit of each run")
 	memory := fs.String("memory", "64MiB", "memory limit of each run")
 	grace := fs.Duration("grace", 10*time.Second, "how long runs in progress may go on after SIGINT or SIGTERM")
 	listen := fs.String("listen", "", "address to serve streamable HTTP on (default "+defaultListen+")")

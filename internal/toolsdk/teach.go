@@ -1,4 +1,4 @@
-package ptc
+package toolsdk
 
 import (
 	"encoding/json"
@@ -20,10 +20,10 @@ import (
 // it points to tools.$search.
 const maxListedTools = 20
 
-// teach rewrites the reason of a failed subcall of the program, when the
+// Teach rewrites the reason of a failed subcall of the program, when the
 // failure is one the program can fix: an unknown tool, or arguments that
 // are not what the tool takes.
-func (s *sdk) teach(call string, args json.RawMessage, o *pipeline.Outcome) string {
+func (s *SDK) Teach(call string, args json.RawMessage, o *pipeline.Outcome) string {
 	switch o.Code() {
 	case pipeline.CodeUnknownTool:
 		if s.index(call) < 0 {
@@ -41,7 +41,7 @@ func (s *sdk) teach(call string, args json.RawMessage, o *pipeline.Outcome) stri
 
 // index is the position of the tool the program called by its real name,
 // or -1.
-func (s *sdk) index(name string) int {
+func (s *SDK) index(name string) int {
 	for i, t := range s.tools {
 		if t.Name == name {
 			return i
@@ -50,14 +50,14 @@ func (s *sdk) index(name string) int {
 	return -1
 }
 
-func (s *sdk) methods() []string {
+func (s *SDK) methods() []string {
 	s.namesOnce.Do(func() { s.names = sdkgen.MethodNames(s.tools) })
 	return s.names
 }
 
 // unknownTool is "tools.NAME is not a tool; did you mean A, B or C?",
 // then the tools there are, or where to look for them.
-func (s *sdk) unknownTool(name string) string {
+func (s *SDK) unknownTool(name string) string {
 	names := s.methods()
 	var b strings.Builder
 	b.WriteString("tools.")
@@ -94,7 +94,7 @@ func (s *sdk) unknownTool(name string) string {
 
 // badArguments explains arguments the tool refused: a non-object where it
 // takes one argument object, or the schema's issues in the program's terms.
-func (s *sdk) badArguments(i int, args json.RawMessage, err error) string {
+func (s *SDK) badArguments(i int, args json.RawMessage, err error) string {
 	method := s.methods()[i]
 	shape := strings.TrimSpace(sdkgen.Declarations(s.tools[i : i+1])[0])
 	if strings.HasPrefix(shape, "/**") {

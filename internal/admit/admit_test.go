@@ -1,4 +1,4 @@
-package ptc
+package admit
 
 import (
 	"context"
@@ -7,9 +7,9 @@ import (
 )
 
 // admittedSoon reports whether enter(seq) returns true within a short wait.
-func admittedSoon(o *order, seq int, serial bool) <-chan bool {
+func admittedSoon(o *Queue, seq int, serial bool) <-chan bool {
 	ch := make(chan bool, 1)
-	go func() { ch <- o.enter(context.Background(), seq, serial) }()
+	go func() { ch <- o.Enter(context.Background(), seq, serial) }()
 	return ch
 }
 
@@ -27,14 +27,14 @@ func requireAdmitted(t *testing.T, ch <-chan bool, want bool, what string) {
 	}
 }
 
-func TestOrder(t *testing.T) {
-	o := newOrder(2)
+func TestQueue(t *testing.T) {
+	o := New(2)
 	// Sequential calls, each in its turn: admitted at once.
 	for seq := 1; seq <= 3; seq++ {
-		if !o.enter(context.Background(), seq, false) {
+		if !o.Enter(context.Background(), seq, false) {
 			t.Fatal("refused")
 		}
-		o.leave()
+		o.Leave()
 	}
 	// Two parallel calls run together; a third waits for the limit; a
 	// serial call after them waits until all three finished; a call
@@ -45,34 +45,34 @@ func TestOrder(t *testing.T) {
 	requireAdmitted(t, six, false, "6 over the limit")
 	seven := admittedSoon(o, 7, true)
 	eight := admittedSoon(o, 8, false)
-	o.leave()
+	o.Leave()
 	requireAdmitted(t, six, true, "6 once 4 finished")
 	requireAdmitted(t, seven, false, "serial 7 while 5 and 6 run")
-	o.leave()
-	o.leave()
+	o.Leave()
+	o.Leave()
 	requireAdmitted(t, seven, true, "serial 7 once alone")
 	requireAdmitted(t, eight, false, "8 while serial 7 runs")
-	o.leave()
+	o.Leave()
 	requireAdmitted(t, eight, true, "8 after 7")
-	o.leave()
+	o.Leave()
 	// A call out of turn waits for the one before it; a skipped turn
 	// passes.
 	ten := admittedSoon(o, 10, false)
 	requireAdmitted(t, ten, false, "10 before 9")
-	o.skip(9)
+	o.Skip(9)
 	requireAdmitted(t, ten, true, "10 after 9 was skipped")
-	o.leave()
+	o.Leave()
 	// A cancelled wait passes its turn.
 	ctx, cancel := context.WithCancel(context.Background())
 	requireAdmitted(t, admittedSoon(o, 11, true), true, "11")
 	done := make(chan bool)
-	go func() { done <- o.enter(ctx, 12, false) }()
+	go func() { done <- o.Enter(ctx, 12, false) }()
 	thirteen := admittedSoon(o, 13, false)
 	cancel()
 	if <-done {
 		t.Fatal("a cancelled call was admitted")
 	}
-	o.leave()
+	o.Leave()
 	requireAdmitted(t, thirteen, true, "13 after 12 gave up its turn")
-	o.leave()
+	o.Leave()
 }

@@ -1,4 +1,9 @@
-package ptc
+// Package toolsdk holds the SDK a program sees: for one selection of
+// tools, the JavaScript prelude installed in the guest, the TypeScript
+// declarations of run_code's description (fitted to a byte budget), and
+// the texts of the ToolErrors its failed subcalls reject with, written for
+// the model to fix its program. Cache keeps one SDK per tool set and agent.
+package toolsdk
 
 import (
 	"runtime"
@@ -10,10 +15,10 @@ import (
 	"github.com/ptchost/ptc/internal/sdkgen"
 )
 
-// sdk is the generated SDK of one tool selection: the JS prelude installed
+// SDK is the generated SDK of one tool selection: the JS prelude installed
 // in the guest and the TypeScript declarations of run_code's description
 // (fitted to the executor's budget), each generated on first use.
-type sdk struct {
+type SDK struct {
 	gen    uint64
 	tools  []sdkgen.Tool
 	budget int // see sdkgen.TypeScriptWithin
@@ -23,36 +28,48 @@ type sdk struct {
 	names                               []string // method names, see methods
 }
 
-// description returns run_code's description over these tools, made by
+// Description returns run_code's description over these tools, made by
 // build on first use (an executor's limits are fixed, so it is too).
-func (s *sdk) description(build func(decls string) string) string {
+func (s *SDK) Description(build func(decls string) string) string {
 	s.descOnce.Do(func() { s.desc = build(s.TypeScript()) })
 	return s.desc
 }
 
-func (s *sdk) JS() string {
+// New returns the SDK of tools, its declarations fitted to budget (see
+// sdkgen.TypeScriptWithin).
+func New(tools []sdkgen.Tool, budget int) *SDK { return &SDK{tools: tools, budget: budget} }
+
+// Tools returns the SDK's tools.
+func (s *SDK) Tools() []sdkgen.Tool { return s.tools }
+
+// Budget returns the declarations' byte budget.
+func (s *SDK) Budget() int { return s.budget }
+
+// JS returns the prelude the guest installs: the tools object.
+func (s *SDK) JS() string {
 	s.jsOnce.Do(func() { s.js = sdkgen.JS(s.tools) })
 	return s.js
 }
 
-func (s *sdk) TypeScript() string {
+// TypeScript returns the declarations of run_code's description.
+func (s *SDK) TypeScript() string {
 	s.tsOnce.Do(func() { s.ts = sdkgen.TypeScriptWithin(s.tools, s.budget) })
 	return s.ts
 }
 
-// sdkCache keeps the SDK of each tool set by identity (a weak pointer, so a
+// Cache keeps the SDK of each tool set by identity (a weak pointer, so a
 // disposed and forgotten set takes its entry with it) and of each agent's
 // registered definitions when there is no set. Any registry change bumps a
 // generation that invalidates every entry: restrictions and replacements
 // can change what a set or a scope shows.
-type sdkCache struct {
+type Cache struct {
 	reg    *registry.Registry
 	budget int // the declarations' budget, see sdkgen.TypeScriptWithin
 	gen    atomic.Uint64
 
 	mu    sync.Mutex
-	sets  map[setKey]*sdk
-	plain map[registry.Scope]*sdk
+	sets  map[setKey]*SDK
+	plain map[registry.Scope]*SDK
 }
 
 type setKey struct {
@@ -60,18 +77,19 @@ type setKey struct {
 	agent registry.Scope
 }
 
-func newSDKCache(reg *registry.Registry, budget int) *sdkCache {
-	return &sdkCache{reg: reg, budget: budget, sets: make(map[setKey]*sdk), plain: make(map[registry.Scope]*sdk)}
+// NewCache returns a cache over reg's tools with the declarations' budget.
+func NewCache(reg *registry.Registry, budget int) *Cache {
+	return &Cache{reg: reg, budget: budget, sets: make(map[setKey]*SDK), plain: make(map[registry.Scope]*SDK)}
 }
 
-// invalidate is the registry subscriber.
-func (c *sdkCache) invalidate(registry.Change) { c.gen.Add(1) }
+// Invalidate is the registry subscriber: any change invalidates every entry.
+func (c *Cache) Invalidate(registry.Change) { c.gen.Add(1) }
 
-// get returns the SDK of the tools agent sees through set.
-func (c *sdkCache) get(agent registry.Scope, set *registry.ToolSet) *sdk {
+// Get returns the SDK of the tools agent sees through set.
+func (c *Cache) Get(agent registry.Scope, set *registry.ToolSet) *SDK {
 	gen := c.gen.Load()
 	c.mu.Lock()
-	var s *sdk
+	var s *SDK
 	var key setKey
 	if set != nil {
 		key = setKey{weak.Make(set), agent}
@@ -84,7 +102,7 @@ func (c *sdkCache) get(agent registry.Scope, set *registry.ToolSet) *sdk {
 		return s
 	}
 
-	s = &sdk{gen: gen, tools: sdkgen.FromDefinitions(programTools(c.reg.Definitions(agent, set))), budget: c.budget}
+	s = &SDK{gen: gen, tools: sdkgen.FromDefinitions(programTools(c.reg.Definitions(agent, set))), budget: c.budget}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if set == nil {
@@ -98,14 +116,14 @@ func (c *sdkCache) get(agent registry.Scope, set *registry.ToolSet) *sdk {
 	return s
 }
 
-func (c *sdkCache) forget(key setKey) {
+func (c *Cache) forget(key setKey) {
 	c.mu.Lock()
 	delete(c.sets, key)
 	c.mu.Unlock()
 }
 
 // len reports the number of cached SDKs (for tests).
-func (c *sdkCache) len() int {
+func (c *Cache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.sets) + len(c.plain)

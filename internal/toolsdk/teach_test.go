@@ -1,4 +1,4 @@
-package ptc
+package toolsdk
 
 import (
 	"strconv"
@@ -31,7 +31,7 @@ func TestNearest(t *testing.T) {
 }
 
 func TestSDK_unknownTool(t *testing.T) {
-	s := &sdk{tools: []sdkgen.Tool{{Name: "get_customer"}, {Name: "get_orders"}}}
+	s := &SDK{tools: []sdkgen.Tool{{Name: "get_customer"}, {Name: "get_orders"}}}
 	want := "tools.get_customers is not a tool; did you mean get_customer? The tools are: get_customer, get_orders."
 	if got := s.unknownTool("get_customers"); got != want {
 		t.Errorf("got %q\nwant %q", got, want)
@@ -40,7 +40,7 @@ func TestSDK_unknownTool(t *testing.T) {
 	for i := range 30 {
 		many = append(many, sdkgen.Tool{Name: "tool_" + strconv.Itoa(i)})
 	}
-	s = &sdk{tools: many}
+	s = &SDK{tools: many}
 	if got := s.unknownTool("nothing_like_it"); !strings.HasSuffix(got, "Use tools.$search(query) to find tools by what they do.") || strings.Contains(got, "did you mean") {
 		t.Errorf("got %q", got)
 	}

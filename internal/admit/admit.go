@@ -1,17 +1,19 @@
-package ptc
+// Package admit admits one run's subcalls in the order the program
+// issued them, with the pipeline's batch semantics.
+package admit
 
 import (
 	"context"
 	"sync"
 )
 
-// order admits one run's subcalls in the order the program issued them
+// Queue admits one run's subcalls in the order the program issued them
 // (host.Call.Seq), with the pipeline's batch semantics: consecutive
 // parallel-mode calls run together, up to the in-flight limit; a serial
 // call runs alone, after every call issued before it finished and before
 // any call issued after it starts. Admission is strictly in issue order,
 // so a call never overtakes an earlier one, and the in-flight limit is fair.
-type order struct {
+type Queue struct {
 	limit int
 
 	mu      sync.Mutex
@@ -22,39 +24,40 @@ type order struct {
 }
 
 type ticket struct {
-	mode    admit
+	mode    mode
 	granted chan struct{}
 }
 
-type admit int
+type mode int
 
 const (
-	admitParallel admit = iota
+	admitParallel mode = iota
 	admitSerial
 	admitSkip // cancelled while waiting: passes its turn without running
 )
 
-func newOrder(limit int) *order {
-	return &order{limit: limit, next: 1, waiting: make(map[int]*ticket)}
+// New returns a queue that admits at most limit parallel calls at once.
+func New(limit int) *Queue {
+	return &Queue{limit: limit, next: 1, waiting: make(map[int]*ticket)}
 }
 
-// enter blocks until call seq may run and reports true; the caller must
-// then call leave once it finished. It reports false when ctx is done
+// Enter blocks until call seq may run and reports true; the caller must
+// then call Leave once it finished. It reports false when ctx is done
 // first: the call passes its turn and must not count as running.
-func (o *order) enter(ctx context.Context, seq int, serial bool) bool {
-	mode := admitParallel
+func (o *Queue) Enter(ctx context.Context, seq int, serial bool) bool {
+	m := admitParallel
 	if serial {
-		mode = admitSerial
+		m = admitSerial
 	}
 	o.mu.Lock()
-	if seq == o.next && len(o.waiting) == 0 && o.start(mode) {
+	if seq == o.next && len(o.waiting) == 0 && o.start(m) {
 		// Its turn, and it may start: no ticket to wait on (the common
 		// case of sequential awaits).
 		o.next++
 		o.mu.Unlock()
 		return true
 	}
-	t := &ticket{mode: mode, granted: make(chan struct{})}
+	t := &ticket{mode: m, granted: make(chan struct{})}
 	o.waiting[seq] = t
 	o.pump()
 	o.mu.Unlock()
@@ -75,17 +78,17 @@ func (o *order) enter(ctx context.Context, seq int, serial bool) bool {
 	return false
 }
 
-// skip passes call seq's turn without running it: a call answered from a
+// Skip passes call seq's turn without running it: a call answered from a
 // recording, or held back by a replay.
-func (o *order) skip(seq int) {
+func (o *Queue) Skip(seq int) {
 	o.mu.Lock()
 	o.waiting[seq] = &ticket{mode: admitSkip}
 	o.pump()
 	o.mu.Unlock()
 }
 
-// leave records that an admitted call finished.
-func (o *order) leave() {
+// Leave records that an admitted call finished.
+func (o *Queue) Leave() {
 	o.mu.Lock()
 	o.running--
 	o.serial = false
@@ -94,7 +97,7 @@ func (o *order) leave() {
 }
 
 // pump admits waiting calls from the head of the line while it can.
-func (o *order) pump() {
+func (o *Queue) pump() {
 	for {
 		t, ok := o.waiting[o.next]
 		if !ok {
@@ -112,8 +115,8 @@ func (o *order) pump() {
 }
 
 // start counts a call of mode as running when it may start now.
-func (o *order) start(mode admit) bool {
-	if mode == admitSerial {
+func (o *Queue) start(m mode) bool {
+	if m == admitSerial {
 		if o.running > 0 {
 			return false
 		}

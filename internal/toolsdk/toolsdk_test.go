@@ -1,4 +1,4 @@
-package ptc
+package toolsdk
 
 import (
 	"context"
@@ -25,24 +25,24 @@ func TestSDKCache(t *testing.T) {
 	reg := registry.New()
 	_, err := reg.Register(noopTool("a"))
 	require.NoError(t, err)
-	c := newSDKCache(reg, -1)
-	defer reg.Subscribe(c.invalidate)()
+	c := NewCache(reg, -1)
+	defer reg.Subscribe(c.Invalidate)()
 
-	plain := c.get(registry.Scope{}, nil)
-	require.Same(t, plain, c.get(registry.Scope{}, nil), "cached without a set")
+	plain := c.Get(registry.Scope{}, nil)
+	require.Same(t, plain, c.Get(registry.Scope{}, nil), "cached without a set")
 	require.Contains(t, plain.JS(), `"a"`)
 
 	set, err := reg.Resolve(context.Background(), registry.Step{})
 	require.NoError(t, err)
-	s1 := c.get(registry.Scope{}, set)
-	require.Same(t, s1, c.get(registry.Scope{}, set), "cached by set identity")
+	s1 := c.Get(registry.Scope{}, set)
+	require.Same(t, s1, c.Get(registry.Scope{}, set), "cached by set identity")
 	require.Equal(t, 2, c.len())
 
 	// A registration invalidates every entry.
 	_, err = reg.Register(noopTool("b"))
 	require.NoError(t, err)
-	require.NotSame(t, plain, c.get(registry.Scope{}, nil))
-	require.Contains(t, c.get(registry.Scope{}, nil).JS(), `"b"`)
+	require.NotSame(t, plain, c.Get(registry.Scope{}, nil))
+	require.Contains(t, c.Get(registry.Scope{}, nil).JS(), `"b"`)
 
 	// A forgotten set takes its entry with it.
 	set.Dispose()

@@ -1,0 +1,40 @@
+// Package abort holds what an aborted run says and why: the cancellation
+// cause of a shutdown and the messages of "Error: code run failed
+// (aborted): MESSAGE" (docs/ARCHITECTURE.md, "What the model sees"). The
+// host writes them and the executor reads them; neither exports them twice.
+package abort
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrShutdown is the cancellation cause that ends a run because its host
+// or executor shut down; the root package exports it as ptc.ErrShutdown.
+var ErrShutdown = errors.New("the executor shut down")
+
+// The messages of an aborted run: the caller's deadline or cancellation,
+// or a shutdown, is never attributed to the program's own time limit.
+const (
+	Deadline   = "the caller's deadline passed"
+	Cancelled  = "cancelled by the caller"
+	Shutdown   = "the executor shut down"
+	NotStarted = "cancelled before it started"
+	// TraceEnd ends a replay that reached the end of a cut trace: where
+	// the recorded run was stopped.
+	TraceEnd = "the recorded run ended here"
+)
+
+// Message says why ctx ended, for a run that started or not.
+func Message(ctx context.Context, started bool) string {
+	switch cause := context.Cause(ctx); {
+	case errors.Is(cause, ErrShutdown):
+		return Shutdown
+	case !started:
+		return NotStarted
+	case errors.Is(cause, context.DeadlineExceeded):
+		return Deadline
+	default:
+		return Cancelled
+	}
+}
