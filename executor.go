@@ -218,11 +218,20 @@ func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits
 				Log:      b.Log,
 				Approver: b.Approver, // for asks of RunCodePipeline's policies
 			})
-			for _, o := range outs {
+			for i, o := range outs {
 				br.mu.Lock()
 				rep := br.reports[o.Token()]
 				br.mu.Unlock()
-				results = append(results, e.result(ctx, o, rep))
+				r := e.result(ctx, o, rep)
+				// The model's own mistakes, told as a program's are.
+				c := part.Calls[i]
+				switch {
+				case o.Code() == pipeline.CodeUnknownTool && c.Name != ToolName:
+					r.Content = []registry.Part{registry.TextPart("Error: " + e.notDirect(c.Name, b.Agent, b.ToolSet))}
+				case o.Code() == pipeline.CodeInvalidArguments && c.Name == ToolName:
+					r.Content = []registry.Part{registry.TextPart("Error: " + badRunArgs(c.Arguments))}
+				}
+				results = append(results, r)
 			}
 		}
 		start = end

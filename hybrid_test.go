@@ -61,6 +61,7 @@ func TestHybrid(t *testing.T) {
 	require.Equal(t, "either", ptc.ContentText(rs[2].Content))
 	require.Equal(t, "UNKNOWN_TOOL: tools.confirm is not callable from programs: the model calls it directly, outside run_code", ptc.ContentText(rs[3].Content))
 	require.ErrorIs(t, rs[4].Err(), registry.ErrUnknownTool, "a program-only tool is not the model's to call")
+	require.Equal(t, "Error: lookup is callable only from programs: call tools.lookup(...) inside run_code", ptc.ContentText(rs[4].Content))
 
 	// The native executor: every tool but the program-only ones.
 	n, err := ptc.NewNativeExecutor(h.pipe)

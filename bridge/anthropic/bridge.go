@@ -125,7 +125,8 @@ func resultContent(p registry.Part) (anthropic.ToolResultBlockParamContentUnion,
 }
 
 // Bridge executes the model's tool calls with an executor, in the
-// environment a batch carries.
+// environment a batch carries. Make one with [New]; set Agent, ToolSet,
+// Approver and Log before its first use when the defaults do not fit.
 type Bridge struct {
 	// Executor describes the tools and runs the calls. Required.
 	Executor Executor
@@ -140,20 +141,24 @@ type Bridge struct {
 	Log pipeline.Log
 }
 
+// New returns a bridge over ex for a standalone agent (the zero scope)
+// and every registered tool (a nil tool set).
+func New(ex Executor) *Bridge { return &Bridge{Executor: ex} }
+
 // Tools returns the request's tool definitions: what the executor
 // describes for the bridge's agent and tool set, converted by [Tools].
-func (b Bridge) Tools() []anthropic.ToolUnionParam {
+func (b *Bridge) Tools() []anthropic.ToolUnionParam {
 	return Tools(b.Executor.Describe(b.Agent, b.ToolSet)...)
 }
 
 // Answer runs the tool_use blocks of msg as one batch and returns the user
 // message that answers them: one tool_result block per tool_use block, in
-// order. ok is false, and nothing runs, when msg holds no tool_use block
-// (its text is then the model's answer).
-func (b Bridge) Answer(ctx context.Context, msg *anthropic.Message) (answer anthropic.MessageParam, ok bool) {
+// order. It returns nil, and nothing runs, when msg holds no tool_use
+// block (its text is then the model's answer).
+func (b *Bridge) Answer(ctx context.Context, msg *anthropic.Message) *anthropic.MessageParam {
 	calls := Calls(msg.Content)
 	if len(calls) == 0 {
-		return anthropic.MessageParam{}, false
+		return nil
 	}
 	results := b.Executor.Execute(ctx, pipeline.Batch{
 		Calls:    calls,
@@ -170,5 +175,6 @@ func (b Bridge) Answer(ctx context.Context, msg *anthropic.Message) (answer anth
 		}
 		blocks[i] = ToolResult(c.ID, r)
 	}
-	return anthropic.NewUserMessage(blocks...), true
+	answer := anthropic.NewUserMessage(blocks...)
+	return &answer
 }

@@ -124,10 +124,10 @@ func TestBridge_Answer(t *testing.T) {
 	var _ ptcanthropic.Executor = (*ptc.Mounts)(nil)
 
 	f := &fake{}
-	br := ptcanthropic.Bridge{Executor: f}
+	br := ptcanthropic.New(f)
 	text := &anthropic.Message{Content: []anthropic.ContentBlockUnion{{Type: "text", Text: "done"}}}
-	if _, ok := br.Answer(context.Background(), text); ok || f.batches != 0 {
-		t.Fatalf("a text reply: ok %v, %d batches; want false, 0", ok, f.batches)
+	if answer := br.Answer(context.Background(), text); answer != nil || f.batches != 0 {
+		t.Fatalf("a text reply: answer %v, %d batches; want nil, 0", answer, f.batches)
 	}
 	var msg anthropic.Message
 	if err := json.Unmarshal([]byte(`{"content":[
@@ -135,9 +135,9 @@ func TestBridge_Answer(t *testing.T) {
 		{"type":"tool_use","id":"b","name":"y","input":{}}]}`), &msg); err != nil {
 		t.Fatal(err)
 	}
-	answer, ok := br.Answer(context.Background(), &msg)
-	if !ok || f.batches != 1 {
-		t.Fatalf("ok %v, %d batches; want true, 1", ok, f.batches)
+	answer := br.Answer(context.Background(), &msg)
+	if answer == nil || f.batches != 1 {
+		t.Fatalf("answer %v, %d batches; want one, 1", answer, f.batches)
 	}
 	want := `{"content":[{"tool_use_id":"a","content":[{"text":"x","type":"text"}],"type":"tool_result"},` +
 		`{"tool_use_id":"b","content":[{"text":"y","type":"text"}],"type":"tool_result"}],"role":"user"}`

@@ -12,7 +12,7 @@
 //
 // A loop in PTC mode:
 //
-//	br := ptcanthropic.Bridge{Executor: ex, Agent: agent, ToolSet: set}
+//	br := ptcanthropic.New(ex) // then br.Agent, br.ToolSet, br.Approver as needed
 //	tools := br.Tools() // run_code (and the direct tools in hybrid mode)
 //	for {
 //		msg, err := client.Messages.New(ctx, anthropic.MessageNewParams{
@@ -20,10 +20,10 @@
 //		})
 //		if err != nil { ... }
 //		messages = append(messages, msg.ToParam())
-//		answer, ok := br.Answer(ctx, msg)
-//		if !ok {
+//		answer := br.Answer(ctx, msg)
+//		if answer == nil {
 //			break // no tool_use: msg holds the final answer
 //		}
-//		messages = append(messages, answer)
+//		messages = append(messages, *answer)
 //	}
 package ptcanthropic

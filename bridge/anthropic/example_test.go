@@ -40,7 +40,8 @@ func Example() {
 	defer ex.Close(ctx)
 
 	var agent registry.Scope // a standalone agent; nil tool set: every registered tool
-	br := ptcanthropic.Bridge{Executor: ex, Agent: agent}
+	br := ptcanthropic.New(ex)
+	br.Agent = agent
 	tools := br.Tools()                  // run_code, whose description declares the tools
 	client := &recorded{dir: "testdata"} // stands in for client.Messages
 
@@ -59,15 +60,15 @@ func Example() {
 			return
 		}
 		messages = append(messages, msg.ToParam())
-		answer, ok := br.Answer(ctx, msg)
-		if !ok {
+		answer := br.Answer(ctx, msg)
+		if answer == nil {
 			fmt.Println("answer:", msg.Content[0].Text)
 			return
 		}
 		for _, b := range answer.OfUser.Content {
 			printResult(b.OfToolResult)
 		}
-		messages = append(messages, answer)
+		messages = append(messages, *answer)
 	}
 	// Output:
 	// tool_result toolu_01A09q90qw90lq917835lq9 (is_error: false)

@@ -19,7 +19,8 @@ import (
 type Executor = ptc.ToolExecutor
 
 // Bridge executes the model's tool calls with an executor, in the
-// environment a batch carries.
+// environment a batch carries. Make one with [New]; set Agent, ToolSet,
+// Approver and Log before its first use when the defaults do not fit.
 type Bridge struct {
 	// Executor describes the tools and runs the calls. Required.
 	Executor Executor
@@ -34,15 +35,19 @@ type Bridge struct {
 	Log pipeline.Log
 }
 
+// New returns a bridge over ex for a standalone agent (the zero scope)
+// and every registered tool (a nil tool set).
+func New(ex Executor) *Bridge { return &Bridge{Executor: ex} }
+
 // describe returns what the executor describes for the bridge's agent and
 // tool set.
-func (b Bridge) describe() []registry.ToolSchema {
+func (b *Bridge) describe() []registry.ToolSchema {
 	return b.Executor.Describe(b.Agent, b.ToolSet)
 }
 
 // execute runs calls as one batch and returns exactly one result per call
 // (nil where the executor returned none).
-func (b Bridge) execute(ctx context.Context, calls []pipeline.RawCall) []*ptc.Result {
+func (b *Bridge) execute(ctx context.Context, calls []pipeline.RawCall) []*ptc.Result {
 	results := b.Executor.Execute(ctx, pipeline.Batch{
 		Calls:    calls,
 		ToolSet:  b.ToolSet,

@@ -168,12 +168,12 @@ func TestBridge_Answer(t *testing.T) {
 	var _ ptcopenai.Executor = (*ptc.Mounts)(nil)
 
 	f := &fake{}
-	br := ptcopenai.Bridge{Executor: f}
-	if _, ok := br.AnswerChat(context.Background(), openai.ChatCompletionMessage{Content: "done"}); ok {
-		t.Error("AnswerChat: ok for a message without tool calls")
+	br := ptcopenai.New(f)
+	if answer := br.AnswerChat(context.Background(), openai.ChatCompletionMessage{Content: "done"}); answer != nil {
+		t.Error("AnswerChat: an answer for a message without tool calls")
 	}
-	if _, ok := br.AnswerResponse(context.Background(), &responses.Response{}); ok {
-		t.Error("AnswerResponse: ok for a response without function calls")
+	if outputs := br.AnswerResponse(context.Background(), &responses.Response{}); outputs != nil {
+		t.Error("AnswerResponse: outputs for a response without function calls")
 	}
 	if f.batches != 0 {
 		t.Errorf("%d batches ran, want 0", f.batches)
@@ -184,9 +184,9 @@ func TestBridge_Answer(t *testing.T) {
 		{"id":"b","type":"function","function":{"name":"y","arguments":"{}"}}]}}]}`), &c); err != nil {
 		t.Fatal(err)
 	}
-	answer, ok := br.AnswerChat(context.Background(), c.Choices[0].Message)
-	if !ok || f.batches != 1 {
-		t.Fatalf("ok %v, %d batches; want true, 1", ok, f.batches)
+	answer := br.AnswerChat(context.Background(), c.Choices[0].Message)
+	if answer == nil || f.batches != 1 {
+		t.Fatalf("answer %v, %d batches; want one, 1", answer, f.batches)
 	}
 	if got, want := marshal(t, answer), `[{"content":"x","tool_call_id":"a","role":"tool"},{"content":"y","tool_call_id":"b","role":"tool"}]`; got != want {
 		t.Errorf("got  %s\nwant %s", got, want)

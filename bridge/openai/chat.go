@@ -103,18 +103,18 @@ func imagePart(p registry.Part) openai.ChatCompletionContentPartUnionParam {
 
 // ChatTools returns the request's tools: what the executor describes for
 // the bridge's agent and tool set, converted by [ChatTools].
-func (b Bridge) ChatTools() []openai.ChatCompletionToolUnionParam {
+func (b *Bridge) ChatTools() []openai.ChatCompletionToolUnionParam {
 	return ChatTools(b.describe()...)
 }
 
 // AnswerChat runs the function tool calls of msg as one batch and returns
 // the messages that answer them ([ChatMessages]), to append after msg.
-// ok is false, and nothing runs, when msg calls no function (its content
-// is then the model's answer).
-func (b Bridge) AnswerChat(ctx context.Context, msg openai.ChatCompletionMessage) (answer []openai.ChatCompletionMessageParamUnion, ok bool) {
+// It returns nil, and nothing runs, when msg calls no function (its
+// content is then the model's answer).
+func (b *Bridge) AnswerChat(ctx context.Context, msg openai.ChatCompletionMessage) []openai.ChatCompletionMessageParamUnion {
 	calls := ChatCalls(msg)
 	if len(calls) == 0 {
-		return nil, false
+		return nil
 	}
-	return ChatMessages(calls, b.execute(ctx, calls)), true
+	return ChatMessages(calls, b.execute(ctx, calls))
 }

@@ -21,15 +21,15 @@
 // executor marks with registry.Attribution), or, for a native tool's
 // image, after "Image from <tool> (tool call <id>):".
 //
-//	br := ptcopenai.Bridge{Executor: ex, Agent: agent, ToolSet: set}
+//	br := ptcopenai.New(ex) // then br.Agent, br.ToolSet, br.Approver as needed
 //	params := openai.ChatCompletionNewParams{Model: model, Tools: br.ChatTools(), Messages: messages}
 //	for {
 //		completion, err := client.Chat.Completions.New(ctx, params)
 //		if err != nil { ... }
 //		msg := completion.Choices[0].Message
 //		params.Messages = append(params.Messages, msg.ToParam())
-//		answer, ok := br.AnswerChat(ctx, msg)
-//		if !ok {
+//		answer := br.AnswerChat(ctx, msg)
+//		if answer == nil {
 //			break // no tool call: msg.Content is the final answer
 //		}
 //		params.Messages = append(params.Messages, answer...)
@@ -45,8 +45,8 @@
 //	for {
 //		resp, err := client.Responses.New(ctx, params)
 //		if err != nil { ... }
-//		outputs, ok := br.AnswerResponse(ctx, resp)
-//		if !ok {
+//		outputs := br.AnswerResponse(ctx, resp)
+//		if outputs == nil {
 //			break // resp.OutputText() is the final answer
 //		}
 //		// Stateless: send the output back with the results (or set

@@ -37,7 +37,7 @@ func Example_chatCompletions() {
 	}
 	defer ex.Close(ctx)
 
-	br := ptcopenai.Bridge{Executor: ex}                                                              // a standalone agent, every registered tool
+	br := ptcopenai.New(ex)                                                                           // a standalone agent, every registered tool
 	client := &recorded[openai.ChatCompletionNewParams, openai.ChatCompletion]{name: "testdata/chat"} // stands in for client.Chat.Completions
 	params := openai.ChatCompletionNewParams{
 		Model:    openai.ChatModelGPT5_2,
@@ -52,8 +52,8 @@ func Example_chatCompletions() {
 		}
 		msg := completion.Choices[0].Message
 		params.Messages = append(params.Messages, msg.ToParam())
-		answer, ok := br.AnswerChat(ctx, msg)
-		if !ok {
+		answer := br.AnswerChat(ctx, msg)
+		if answer == nil {
 			fmt.Println("answer:", msg.Content)
 			return
 		}
@@ -85,7 +85,7 @@ func Example_responses() {
 	}
 	defer ex.Close(ctx)
 
-	br := ptcopenai.Bridge{Executor: ex}
+	br := ptcopenai.New(ex)
 	client := &recorded[responses.ResponseNewParams, responses.Response]{name: "testdata/responses"} // stands in for client.Responses
 	input := responses.ResponseInputParam{responses.ResponseInputItemParamOfMessage(question, responses.EasyInputMessageRoleUser)}
 	for {
@@ -99,8 +99,8 @@ func Example_responses() {
 			fmt.Println(err)
 			return
 		}
-		outputs, ok := br.AnswerResponse(ctx, resp)
-		if !ok {
+		outputs := br.AnswerResponse(ctx, resp)
+		if outputs == nil {
 			fmt.Println("answer:", resp.OutputText())
 			return
 		}

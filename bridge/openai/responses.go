@@ -114,18 +114,18 @@ func ResponseInput(output []responses.ResponseOutputItemUnion) []responses.Respo
 
 // ResponseTools returns the request's tools: what the executor describes
 // for the bridge's agent and tool set, converted by [ResponseTools].
-func (b Bridge) ResponseTools() []responses.ToolUnionParam {
+func (b *Bridge) ResponseTools() []responses.ToolUnionParam {
 	return ResponseTools(b.describe()...)
 }
 
 // AnswerResponse runs the function_call items of resp as one batch and
 // returns the function_call_output items that answer them
-// ([ResponseOutputs]). ok is false, and nothing runs, when resp calls no
-// function (resp.OutputText() is then the model's answer).
-func (b Bridge) AnswerResponse(ctx context.Context, resp *responses.Response) (outputs []responses.ResponseInputItemUnionParam, ok bool) {
+// ([ResponseOutputs]). It returns nil, and nothing runs, when resp calls
+// no function (resp.OutputText() is then the model's answer).
+func (b *Bridge) AnswerResponse(ctx context.Context, resp *responses.Response) []responses.ResponseInputItemUnionParam {
 	calls := ResponseCalls(resp.Output)
 	if len(calls) == 0 {
-		return nil, false
+		return nil
 	}
-	return ResponseOutputs(calls, b.execute(ctx, calls)), true
+	return ResponseOutputs(calls, b.execute(ctx, calls))
 }

@@ -1,0 +1,95 @@
+package ptc
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+
+	"github.com/ptchost/ptc/registry"
+)
+
+// The texts of the model's own calls that the executor cannot run, written
+// for the model to fix its call, as a program's subcall errors are.
+
+// notDirect is the failure of the model's direct call of name, which is not
+// run_code and not a tool for direct calls: a tool programs may call is
+// named with how to call it; any other name is said not to exist, without
+// saying which scope was searched.
+func (e *Executor) notDirect(name string, agent registry.Scope, set *registry.ToolSet) string {
+	if t, ok := e.pipe.Registry().Get(name, agent, set); ok && t.Callers().Program(true) {
+		return name + " is callable only from programs: call tools." + name + "(...) inside " + ToolName
+	}
+	return name + " is not a tool; call " + ToolName + " with a program, which calls tools as tools.NAME(...)"
+}
+
+// badRunArgs is the failure of run_code's arguments args: what run_code
+// takes, what it was given, and what is wrong with it.
+func badRunArgs(args json.RawMessage) string {
+	const takes = ToolName + " takes {code: string}; it was given "
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal(args, &members); err != nil || members == nil {
+		return takes + jsonKind(args) + ": put the program in code, as a string"
+	}
+	keys := objectKeys(args)
+	var problems []string
+	if v, ok := members["code"]; !ok {
+		problems = append(problems, "code is missing")
+	} else if k := jsonKind(v); k != "a string" {
+		problems = append(problems, "code must be a string, not "+k)
+	}
+	for _, k := range keys {
+		if k != "code" {
+			problems = append(problems, k+" is not a parameter")
+		}
+	}
+	if len(problems) == 0 {
+		problems = append(problems, "the arguments are not valid JSON")
+	}
+	return takes + "{" + strings.Join(keys, ", ") + "}: " + strings.Join(problems, "; ")
+}
+
+// objectKeys returns the keys of the JSON object doc in document order.
+func objectKeys(doc json.RawMessage) []string {
+	dec := json.NewDecoder(bytes.NewReader(doc))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	var keys []string
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return keys
+		}
+		k, _ := t.(string)
+		keys = append(keys, k)
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return keys
+		}
+	}
+	return keys
+}
+
+// jsonKind names the kind of the JSON value v for a message.
+func jsonKind(v json.RawMessage) string {
+	v = bytes.TrimSpace(v)
+	switch {
+	case len(v) == 0:
+		return "nothing"
+	case !json.Valid(v):
+		return "invalid JSON"
+	}
+	switch v[0] {
+	case '"':
+		return "a string"
+	case '{':
+		return "an object"
+	case '[':
+		return "an array"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
