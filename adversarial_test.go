@@ -761,9 +761,9 @@ func (advBadStringer) String() string { panic("String exploded") }
 func advTools(env *advEnv) []*registry.Tool {
 	raw := func(name string, fn func(ctx context.Context, a json.RawMessage) (any, error)) *registry.Tool {
 		return registry.MustDefine(registry.RawSpec{
-			Name:          name,
-			Description:   name + " (adversarial fixture)",
-			ExecutionMode: func(json.RawMessage) registry.Mode { return registry.Parallel },
+			Name:        name,
+			Description: name + " (adversarial fixture)",
+			Parallel:    true,
 			Execute: func(ctx context.Context, a json.RawMessage, _ *registry.Exec) (any, error) {
 				env.record(name, a)
 				return fn(ctx, a)

@@ -96,7 +96,7 @@ func weatherTool() *registry.Tool {
 			registry.Required("tempC", registry.Number()),
 			registry.Required("sky", registry.String()),
 		)},
-		ExecutionMode: func(cityArgs) registry.Mode { return registry.Parallel },
+		Parallel: true,
 		Execute: func(_ context.Context, a cityArgs, _ *registry.Exec) (weather, error) {
 			switch a.City {
 			case "Paris":
@@ -338,9 +338,9 @@ func TestExecute_subcallLimit(t *testing.T) {
 func TestExecute_images(t *testing.T) {
 	png := []byte("\x89PNG fake")
 	camera := registry.MustDefine(registry.Spec[cityArgs, string]{
-		Name:          "snapshot",
-		Parameters:    registry.Object(registry.Required("city", registry.String())),
-		ExecutionMode: func(cityArgs) registry.Mode { return registry.Parallel },
+		Name:       "snapshot",
+		Parameters: registry.Object(registry.Required("city", registry.String())),
+		Parallel:   true,
 		Execute: func(_ context.Context, a cityArgs, _ *registry.Exec) (string, error) {
 			if a.City == "Nowhere" {
 				return "", errors.New("no camera")

@@ -43,7 +43,7 @@ func inferStockTool(t testing.TB) *registry.Tool {
 			}
 			return inferStockLevel{SKU: a.SKU, Count: n, Unit: a.Unit}, nil
 		},
-	}, &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+	}, &registry.InferOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		reflect.TypeFor[inferStockUnit](): {Type: "string", Enum: []any{"piece", "box"}, Default: json.RawMessage(`"piece"`)},
 	}})
 	require.NoError(t, err)

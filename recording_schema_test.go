@@ -50,9 +50,9 @@ func validateRecording(sch *jsonschema.Schema, b []byte) error {
 // a text resource, a binary resource and an image.
 func schemaPartsTool() *registry.Tool {
 	return registry.MustDefine(registry.RawSpec{
-		Name:          "parts",
-		Description:   "Answers with content of every part type.",
-		ExecutionMode: func(json.RawMessage) registry.Mode { return registry.Parallel },
+		Name:        "parts",
+		Description: "Answers with content of every part type.",
+		Parallel:    true,
 		Execute: func(context.Context, json.RawMessage, *registry.Exec) (any, error) {
 			return map[string]any{"ok": true}, nil
 		},

@@ -20,8 +20,8 @@ import (
 // imageTool returns value(args) with content holding an image.
 func imageTool(name string, value func(json.RawMessage) any) *registry.Tool {
 	return registry.MustDefine(registry.RawSpec{
-		Name:          name,
-		ExecutionMode: func(json.RawMessage) registry.Mode { return registry.Parallel },
+		Name:     name,
+		Parallel: true,
 		Execute: func(_ context.Context, a json.RawMessage, _ *registry.Exec) (any, error) {
 			return value(a), nil
 		},

@@ -411,17 +411,17 @@ func soakChild(t *testing.T, cfg soakConfig, phase string) {
 	reg := registry.New()
 	for _, tl := range []*registry.Tool{
 		registry.MustDefine(registry.RawSpec{
-			Name:          "echo",
-			Description:   "Returns its arguments.",
-			ExecutionMode: func(json.RawMessage) registry.Mode { return registry.Parallel },
+			Name:        "echo",
+			Description: "Returns its arguments.",
+			Parallel:    true,
 			Execute: func(_ context.Context, a json.RawMessage, _ *registry.Exec) (any, error) {
 				return a, nil
 			},
 		}),
 		registry.MustDefine(registry.RawSpec{
-			Name:          "block",
-			Description:   "Waits until the run ends.",
-			ExecutionMode: func(json.RawMessage) registry.Mode { return registry.Parallel },
+			Name:        "block",
+			Description: "Waits until the run ends.",
+			Parallel:    true,
 			Execute: func(ctx context.Context, a json.RawMessage, _ *registry.Exec) (any, error) {
 				env.blockEntered(a)
 				<-ctx.Done()

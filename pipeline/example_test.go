@@ -25,7 +25,7 @@ func weatherTool() *registry.Tool {
 			}
 			return map[string]any{"city": a.City, "tempC": 21}, nil
 		},
-		ExecutionMode: func(weatherArgs) registry.Mode { return registry.Parallel },
+		Parallel: true,
 	})
 }
 

@@ -24,7 +24,7 @@
 // as the MCP Go SDK's mcp.AddTool infers them, so both agree: json tags
 // name the properties, jsonschema tags describe them, a field is required
 // unless tagged omitempty or omitzero, and types the tags cannot describe
-// (enums, defaults) take their schema from jsonschema.ForOptions.TypeSchemas.
+// (enums, defaults) take their schema from [InferOptions].TypeSchemas.
 // [SchemaFor] returns one type's schema. Inferred schemas are raw JSON
 // Schema ([KindRaw]), read by the projection, validation and sdkgen as any
 // other.

@@ -25,7 +25,7 @@ func ExampleDefine() {
 		Execute: func(ctx context.Context, a weatherArgs, _ *registry.Exec) (map[string]any, error) {
 			return map[string]any{"city": a.City, "temp": 21, "unit": a.Unit}, nil
 		},
-		ExecutionMode: func(weatherArgs) registry.Mode { return registry.Parallel },
+		Parallel: true,
 	})
 
 	call, err := weather.Prepare(json.RawMessage(`{"city":"Paris"}`))

@@ -25,17 +25,18 @@ import (
 // A struct's properties are its JSON fields in field order, named by their
 // json tags; a field is required unless its tag says omitempty or omitzero;
 // a jsonschema tag is the property's description; the object rejects
-// properties it does not list. A pointer or a slice also accepts null. A
-// type the struct tags cannot describe, such as a string with a fixed set
-// of values, gets its schema from opts.TypeSchemas, keyed by type: for
-// example {Type: "string", Enum: []any{"c", "f"}}. opts may be nil.
+// properties it does not list (unless opts.OpenObjects). A pointer or a
+// slice also accepts null (a slice not with opts.NonNullSlices). A type the
+// struct tags cannot describe, such as a string with a fixed set of values,
+// gets its schema from opts.TypeSchemas, keyed by type: for example
+// {Type: "string", Enum: []any{"c", "f"}}. opts may be nil.
 //
 // The inferred schemas are raw JSON Schema documents ([KindRaw]): the
 // projection, sdkgen's declarations and validation read them as they read
 // any other JSON Schema. A schema the spec gives is used as given, and
 // checked against A as [Define] checks it. Errors wrap
 // [ErrInvalidDefinition].
-func Infer[A, V any](spec Spec[A, V], opts *jsonschema.ForOptions) (*Tool, error) {
+func Infer[A, V any](spec Spec[A, V], opts *InferOptions) (*Tool, error) {
 	if spec.Parameters == nil {
 		t := reflect.TypeFor[A]()
 		for t.Kind() == reflect.Pointer {
@@ -70,7 +71,7 @@ func Infer[A, V any](spec Spec[A, V], opts *jsonschema.ForOptions) (*Tool, error
 }
 
 // MustInfer is like [Infer] but panics on error.
-func MustInfer[A, V any](spec Spec[A, V], opts *jsonschema.ForOptions) *Tool {
+func MustInfer[A, V any](spec Spec[A, V], opts *InferOptions) *Tool {
 	t, err := Infer(spec, opts)
 	if err != nil {
 		panic(err)
@@ -80,22 +81,93 @@ func MustInfer[A, V any](spec Spec[A, V], opts *jsonschema.ForOptions) *Tool {
 
 // SchemaFor returns the JSON Schema of the Go type T as [Infer] infers it,
 // as a [KindRaw] schema. opts may be nil. Errors wrap [ErrInvalidDefinition].
-func SchemaFor[T any](opts *jsonschema.ForOptions) (*Schema, error) {
+func SchemaFor[T any](opts *InferOptions) (*Schema, error) {
 	return schemaFor(reflect.TypeFor[T](), opts)
 }
 
 var rawMessageType = reflect.TypeFor[json.RawMessage]()
 
-func schemaFor(t reflect.Type, opts *jsonschema.ForOptions) (*Schema, error) {
-	js, err := jsonschema.ForType(t, opts)
+// InferOptions tune what [Infer] and [SchemaFor] infer; nil or the zero
+// value infers as the MCP Go SDK's mcp.AddTool does. With OpenObjects and
+// NonNullSlices, an inferred schema accepts what the DSL's [Object] (not
+// [Schema.Strict]) and [Array] accept, so a tool can move from the DSL to
+// inference without changing what it takes.
+type InferOptions struct {
+	// TypeSchemas gives the schemas of types the struct tags cannot
+	// describe, keyed by type.
+	TypeSchemas map[reflect.Type]*jsonschema.Schema
+	// OpenObjects leaves every inferred struct's object open: it accepts
+	// properties it does not list.
+	OpenObjects bool
+	// NonNullSlices makes every slice (and pointer to a slice) accept
+	// arrays only, not null.
+	NonNullSlices bool
+}
+
+func schemaFor(t reflect.Type, opts *InferOptions) (*Schema, error) {
+	var o InferOptions
+	if opts != nil {
+		o = *opts
+	}
+	js, err := jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: o.TypeSchemas})
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidDefinition, err)
+	}
+	if o.OpenObjects || o.NonNullSlices {
+		js = loosen(js, o, 0)
 	}
 	doc, err := json.Marshal(js)
 	if err != nil {
 		return nil, fmt.Errorf("%w: schema of %s: %w", ErrInvalidDefinition, t, err)
 	}
 	return ParseJSONSchema(doc)
+}
+
+// loosen returns js with inferred objects opened and slices made
+// non-null as o asks; the schemas of TypeSchemas are left as given, since
+// ForType copies them in (loosen works on a clone).
+func loosen(js *jsonschema.Schema, o InferOptions, depth int) *jsonschema.Schema {
+	if js == nil || depth > 64 {
+		return js
+	}
+	js = js.CloneSchemas()
+	var walk func(s *jsonschema.Schema, depth int)
+	walk = func(s *jsonschema.Schema, depth int) {
+		if s == nil || depth > 64 {
+			return
+		}
+		if o.OpenObjects && s.Type == "object" && s.Properties != nil && isFalse(s.AdditionalProperties) {
+			s.AdditionalProperties = nil
+		}
+		if o.NonNullSlices && slices.Equal(s.Types, []string{"null", "array"}) {
+			s.Types, s.Type = nil, "array"
+		}
+		for _, p := range s.Properties {
+			walk(p, depth+1)
+		}
+		walk(s.Items, depth+1)
+		walk(s.AdditionalProperties, depth+1)
+		for _, d := range s.Defs {
+			walk(d, depth+1)
+		}
+		for _, l := range [][]*jsonschema.Schema{s.AnyOf, s.OneOf, s.AllOf, s.PrefixItems} {
+			for _, x := range l {
+				walk(x, depth+1)
+			}
+		}
+	}
+	walk(js, depth)
+	return js
+}
+
+// isFalse reports whether s is the schema that accepts nothing, as
+// jsonschema-go writes additionalProperties of a struct.
+func isFalse(s *jsonschema.Schema) bool {
+	if s == nil {
+		return false
+	}
+	b, err := json.Marshal(s)
+	return err == nil && string(b) == "false"
 }
 
 // jsonField is one JSON field of a struct, as encoding/json names it.

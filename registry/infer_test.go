@@ -52,15 +52,15 @@ type (
 	}
 )
 
-var unitSchemas = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+var unitSchemas = &registry.InferOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[unit](): {Type: "string", Enum: []any{"c", "f"}, Default: json.RawMessage(`"c"`)},
 }}
 
 func TestSchemaFor(t *testing.T) {
 	tests := []struct {
 		name string
-		fn   func(*jsonschema.ForOptions) (*registry.Schema, error)
-		opts *jsonschema.ForOptions
+		fn   func(*registry.InferOptions) (*registry.Schema, error)
+		opts *registry.InferOptions
 		want string
 	}{
 		{"json and jsonschema tags", registry.SchemaFor[tagged], nil,
@@ -433,7 +433,7 @@ func ExampleInfer() {
 		Execute: func(_ context.Context, a Args, _ *registry.Exec) (Forecast, error) {
 			return Forecast{TempC: make([]float64, a.Days+1)}, nil
 		},
-	}, &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+	}, &registry.InferOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		// The tags cannot say a Unit is one of a few strings: the type does.
 		reflect.TypeFor[Unit](): {Type: "string", Enum: []any{"c", "f"}, Default: json.RawMessage(`"c"`)},
 	}})
@@ -479,4 +479,66 @@ func ExampleDefine_mismatch() {
 	// Output:
 	// true
 	// invalid tool definition: tool "stock": parameter "item" matches no JSON field of Args (fields: "sku")
+}
+
+// A tool's arguments, written twice: as Go types for Infer, and in the DSL.
+type twinLine struct {
+	SKU  string   `json:"sku"`
+	Qty  int      `json:"qty"`
+	Tags []string `json:"tags,omitempty"`
+}
+
+type twinOrder struct {
+	Customer string     `json:"customer"`
+	Lines    []twinLine `json:"lines"`
+	Note     string     `json:"note,omitempty"`
+}
+
+// TestInfer_dslTwin: with OpenObjects and NonNullSlices, an inferred tool
+// accepts and rejects exactly what its DSL twin does; without them, it is
+// stricter (closed objects) and looser (null slices), as documented.
+func TestInfer_dslTwin(t *testing.T) {
+	exec := func(context.Context, twinOrder, *registry.Exec) (any, error) { return nil, nil }
+	inferred, err := registry.Infer(registry.Spec[twinOrder, any]{Name: "order", Execute: exec},
+		&registry.InferOptions{OpenObjects: true, NonNullSlices: true})
+	require.NoError(t, err)
+	defaults, err := registry.Infer(registry.Spec[twinOrder, any]{Name: "order", Execute: exec}, nil)
+	require.NoError(t, err)
+	dsl, err := registry.Define(registry.Spec[twinOrder, any]{Name: "order", Execute: exec,
+		Parameters: registry.Object(
+			registry.Required("customer", registry.String()),
+			registry.Required("lines", registry.Array(registry.Object(
+				registry.Required("sku", registry.String()),
+				registry.Required("qty", registry.Integer()),
+				registry.Optional("tags", registry.Array(registry.String())),
+			))),
+			registry.Optional("note", registry.String()),
+		)})
+	require.NoError(t, err)
+
+	for _, c := range []struct {
+		args string
+		ok   bool
+	}{
+		{`{"customer": "a", "lines": []}`, true},
+		{`{"customer": "a", "lines": [{"sku": "x", "qty": 2}], "note": "n"}`, true},
+		{`{"customer": "a", "lines": [{"sku": "x", "qty": 2, "tags": ["t"]}]}`, true},
+		{`{"customer": "a", "lines": [], "extra": 1}`, true},
+		{`{"customer": "a", "lines": [{"sku": "x", "qty": 2, "extra": true}]}`, true},
+		{`{"customer": "a", "lines": null}`, false},
+		{`{"customer": "a", "lines": [{"sku": "x", "qty": 2, "tags": null}]}`, false},
+		{`{"customer": "a"}`, false},
+		{`{"customer": 1, "lines": []}`, false},
+		{`{"customer": "a", "lines": [{"sku": "x", "qty": 2.5}]}`, false},
+		{`{"customer": "a", "lines": [{"sku": "x"}]}`, false},
+		{`[]`, false},
+	} {
+		dslErr := dsl.Validate(json.RawMessage(c.args))
+		infErr := inferred.Validate(json.RawMessage(c.args))
+		assert.Equal(t, c.ok, dslErr == nil, "DSL %s: %v", c.args, dslErr)
+		assert.Equal(t, dslErr == nil, infErr == nil, "inferred vs DSL on %s: %v / %v", c.args, infErr, dslErr)
+	}
+	// The defaults: closed objects, nullable slices.
+	assert.Error(t, defaults.Validate(json.RawMessage(`{"customer": "a", "lines": [], "extra": 1}`)))
+	assert.NoError(t, defaults.Validate(json.RawMessage(`{"customer": "a", "lines": null}`)))
 }

@@ -84,8 +84,13 @@ type Spec[A, V any] struct {
 	// TimeoutMs is the declared timeout in milliseconds; 0 means none. It is
 	// declarative only: the pipeline's timeout wrapper enforces it.
 	TimeoutMs int
-	// ExecutionMode classifies a call as Parallel or Serial; nil means Serial.
+	// ExecutionMode classifies a call as Parallel or Serial; nil means
+	// Serial, or Parallel when the Parallel field is set.
 	ExecutionMode func(args A) Mode
+	// Parallel, when set and ExecutionMode is nil, makes every call of the
+	// tool Parallel: the common case of a tool without side effects on
+	// what other calls read.
+	Parallel bool
 	// ProjectContent, when set, installs execution-prepared content in
 	// place of the rendered output, before post-execute policies run.
 	ProjectContent func(args A, value V) []Part
@@ -266,8 +271,11 @@ func bindSpec[A, V any](t *Tool, spec Spec[A, V]) {
 	t.execute = func(ctx context.Context, args any, exec *Exec) (any, error) {
 		return spec.Execute(ctx, args.(A), exec)
 	}
-	if f := spec.ExecutionMode; f != nil {
+	switch f := spec.ExecutionMode; {
+	case f != nil:
 		t.mode = func(args any) Mode { return f(args.(A)) }
+	case spec.Parallel:
+		t.mode = func(any) Mode { return Parallel }
 	}
 	value := func(v any) (V, error) {
 		if x, ok := v.(V); ok {

@@ -418,3 +418,22 @@ func TestTool_ValidateOutput(t *testing.T) {
 	})
 	assert.ErrorIs(t, err, registry.ErrInvalidDefinition, "an output schema is compiled when the tool is defined")
 }
+
+// TestSpec_Parallel: Parallel makes every call Parallel; an ExecutionMode
+// still decides when given; neither is Serial.
+func TestSpec_Parallel(t *testing.T) {
+	mode := func(parallel bool, em func(json.RawMessage) registry.Mode) registry.Mode {
+		tool := registry.MustDefine(registry.RawSpec{
+			Name:          "t",
+			Parallel:      parallel,
+			ExecutionMode: em,
+			Execute:       func(context.Context, json.RawMessage, *registry.Exec) (any, error) { return nil, nil },
+		})
+		call, err := tool.Prepare(json.RawMessage(`{}`))
+		require.NoError(t, err)
+		return call.Mode()
+	}
+	assert.Equal(t, registry.Parallel, mode(true, nil))
+	assert.Equal(t, registry.Serial, mode(false, nil))
+	assert.Equal(t, registry.Serial, mode(true, func(json.RawMessage) registry.Mode { return registry.Serial }))
+}
