@@ -23,6 +23,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+
+	"github.com/ptchost/ptc/host/internal/leb128"
 )
 
 // Options configure Instrument.
@@ -168,13 +170,13 @@ func instrument(wasm []byte, opt Options) (result, error) {
 				body, err = appendVec(body, []byte{0x60, 0x03, 0x7f, 0x7f, 0x7f, 0x00})
 			}
 		case secFunction:
-			body, err = appendVec(body, uleb(uint64(m.types)))
+			body, err = appendVec(body, leb128.AppendUnsigned(nil, uint64(m.types)))
 			for k := 0; k < 2 && err == nil && m.hasBulk; k++ {
-				body, err = appendVec(body, uleb(uint64(m.types)+1))
+				body, err = appendVec(body, leb128.AppendUnsigned(nil, uint64(m.types)+1))
 			}
 		case secGlobal:
 			g := []byte{0x7f, 0x01, 0x41}
-			g = append(g, sleb(int64(opt.Fuel))...)
+			g = append(g, leb128.AppendSigned(nil, int64(opt.Fuel))...)
 			g = append(g, 0x0b)
 			body, err = appendVec(body, g)
 			if err == nil && opt.StackLow != "" {
@@ -182,8 +184,8 @@ func instrument(wasm []byte, opt Options) (result, error) {
 			}
 		case secExport:
 			if opt.StackLow != "" {
-				e := append(uleb(uint64(len(opt.StackLow))), opt.StackLow...)
-				e = append(append(e, 0x03), uleb(uint64(m.low()))...)
+				e := append(leb128.AppendUnsigned(nil, uint64(len(opt.StackLow))), opt.StackLow...)
+				e = append(append(e, 0x03), leb128.AppendUnsigned(nil, uint64(m.low()))...)
 				body, err = appendVec(body, e)
 			}
 		case secCode:
@@ -193,7 +195,7 @@ func instrument(wasm []byte, opt Options) (result, error) {
 			return result{}, err
 		}
 		out = append(out, s.id)
-		out = append(out, uleb(uint64(len(body)))...)
+		out = append(out, leb128.AppendUnsigned(nil, uint64(len(body)))...)
 		out = append(out, body...)
 	}
 	st := Stats{Functions: len(m.bodies), Polling: m.skipped}
@@ -408,7 +410,7 @@ func (m *module) stackLayout() error {
 			if string(t) != "\x7f\x01" || init < 0 {
 				return errors.New("__stack_pointer is not a mutable i32 set to a constant")
 			}
-			m.sp, m.spInit, top = int64(i), append(append([]byte{0x41}, sleb(int64(int32(init)))...), 0x0b), init
+			m.sp, m.spInit, top = int64(i), append(append([]byte{0x41}, leb128.AppendSigned(nil, int64(int32(init)))...), 0x0b), init
 		}
 	}
 	if r.err != nil || top < 0 {
@@ -471,7 +473,7 @@ func (m *module) low() uint32 { return m.importedGlobals + m.globals + 1 }
 //	global.get $sp; global.get $low; i32.lt_u
 //	if; global.get $sp; global.set $low; end
 func (m *module) lower() []byte {
-	sp, low := uleb(uint64(m.sp)), uleb(uint64(m.low()))
+	sp, low := leb128.AppendUnsigned(nil, uint64(m.sp)), leb128.AppendUnsigned(nil, uint64(m.low()))
 	b := append(append(append([]byte{0x23}, sp...), 0x23), low...)
 	b = append(append(append(b, 0x49, 0x04, 0x40, 0x23), sp...), 0x24)
 	return append(append(b, low...), 0x0b)
@@ -486,9 +488,9 @@ func (m *module) lower() []byte {
 // One read and one write of the global, in one basic block; lt_s, not eqz,
 // since bulk operations take more than one unit at a time.
 func (m *module) charge(t uint32, amount ...byte) []byte {
-	g := uleb(uint64(m.importedGlobals + m.globals))
-	f := uleb(uint64(m.importedFuncs + m.funcs))
-	l := uleb(uint64(t))
+	g := leb128.AppendUnsigned(nil, uint64(m.importedGlobals+m.globals))
+	f := leb128.AppendUnsigned(nil, uint64(m.importedFuncs+m.funcs))
+	l := leb128.AppendUnsigned(nil, uint64(t))
 	b := append(append([]byte{0x23}, g...), amount...)
 	b = append(append(append(b, 0x6b, 0x22), l...), 0x24)
 	b = append(append(append(b, g...), 0x20), l...)
@@ -533,9 +535,9 @@ func (m *module) chunked(fill bool) []byte {
 	chunk := func() {
 		op(0x20, n)
 		op(0x41)
-		op(sleb(bulkChunk)...)
+		op(leb128.AppendSigned(nil, bulkChunk)...)
 		op(0x20, n, 0x41)
-		op(sleb(bulkChunk)...)
+		op(leb128.AppendSigned(nil, bulkChunk)...)
 		op(0x49, 0x1b, 0x21, c) // n < chunk ? n : chunk
 	}
 	// charge takes c>>bulkShift + 1 units (c is free afterwards).
@@ -577,11 +579,11 @@ func (m *module) chunked(fill bool) []byte {
 //	i32.const Fuel; global.set $fuel
 //	call $poll; if; unreachable; end
 func (m *module) refill() []byte {
-	g := uleb(uint64(m.importedGlobals + m.globals))
+	g := leb128.AppendUnsigned(nil, uint64(m.importedGlobals+m.globals))
 	b := []byte{0x00, 0x41} // no locals
-	b = append(b, sleb(int64(m.opt.Fuel))...)
+	b = append(b, leb128.AppendSigned(nil, int64(m.opt.Fuel))...)
 	b = append(append(b, 0x24), g...)
-	b = append(append(b, 0x10), uleb(uint64(m.poll))...)
+	b = append(append(b, 0x10), leb128.AppendUnsigned(nil, uint64(m.poll))...)
 	b = append(b, 0x04, 0x40, 0x00, 0x0b, 0x0b)
 	return b
 }
@@ -832,9 +834,9 @@ func (m *module) code(orig []byte) ([]byte, error) {
 	if m.hasBulk {
 		added = append(added, m.chunked(true), m.chunked(false))
 	}
-	out := append(make([]byte, 0, len(orig)+len(orig)/4), uleb(uint64(len(m.bodies)+len(added)))...)
-	fill := append([]byte{0x10}, uleb(uint64(m.importedFuncs+m.funcs+1))...)
-	cp := append([]byte{0x10}, uleb(uint64(m.importedFuncs+m.funcs+2))...)
+	out := append(make([]byte, 0, len(orig)+len(orig)/4), leb128.AppendUnsigned(nil, uint64(len(m.bodies)+len(added)))...)
+	fill := append([]byte{0x10}, leb128.AppendUnsigned(nil, uint64(m.importedFuncs+m.funcs+1))...)
+	cp := append([]byte{0x10}, leb128.AppendUnsigned(nil, uint64(m.importedFuncs+m.funcs+2))...)
 	for i, b := range m.bodies {
 		type site struct {
 			off, end int    // raw[off:end] is replaced (end == off: an insertion)
@@ -864,11 +866,11 @@ func (m *module) code(orig []byte) ([]byte, error) {
 			//   local.tee t; local.get t; i32.const bulkChunk; i32.gt_u
 			//   if (i32, i32, i32) -> (); call $chunked
 			//   else; OP; charge t >> bulkShift; end
-			l := uleb(uint64(t))
+			l := leb128.AppendUnsigned(nil, uint64(t))
 			code := append([]byte{0x22}, l...)
 			code = append(append(code, 0x20), l...)
-			code = append(append(code, 0x41), sleb(bulkChunk)...)
-			code = append(append(code, 0x4b, 0x04), sleb(int64(m.types)+1)...)
+			code = append(append(code, 0x41), leb128.AppendSigned(nil, bulkChunk)...)
+			code = append(append(code, 0x4b, 0x04), leb128.AppendSigned(nil, int64(m.types)+1)...)
 			code = append(append(code, call...), 0x05)
 			code = append(code, b.raw[op.off:op.end]...)
 			amount := append(append([]byte{0x20}, l...), 0x41, bulkShift, 0x76) // t >> bulkShift
@@ -882,7 +884,7 @@ func (m *module) code(orig []byte) ([]byte, error) {
 			// parameters and the declared locals.
 			check := m.check(t)
 			nb = make([]byte, 0, len(b.raw)+8+len(at)*len(check))
-			nb = append(nb, uleb(uint64(b.groups)+1)...)
+			nb = append(nb, leb128.AppendUnsigned(nil, uint64(b.groups)+1)...)
 			nb = append(nb, b.raw[b.first:b.code]...)
 			nb = append(nb, 0x01, 0x7f)
 			prev := b.code
@@ -897,11 +899,11 @@ func (m *module) code(orig []byte) ([]byte, error) {
 			}
 			nb = append(nb, b.raw[prev:]...)
 		}
-		out = append(out, uleb(uint64(len(nb)))...)
+		out = append(out, leb128.AppendUnsigned(nil, uint64(len(nb)))...)
 		out = append(out, nb...)
 	}
 	for _, f := range added {
-		out = append(out, uleb(uint64(len(f)))...)
+		out = append(out, leb128.AppendUnsigned(nil, uint64(len(f)))...)
 		out = append(out, f...)
 	}
 	return out, nil
@@ -1113,32 +1115,7 @@ func appendVec(vec, elem []byte) ([]byte, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	out := uleb(uint64(n) + 1)
+	out := leb128.AppendUnsigned(nil, uint64(n)+1)
 	out = append(out, vec[r.off:]...)
 	return append(out, elem...), nil
-}
-
-func uleb(v uint64) []byte {
-	var b []byte
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if v != 0 {
-			b = append(b, c|0x80)
-			continue
-		}
-		return append(b, c)
-	}
-}
-
-func sleb(v int64) []byte {
-	var b []byte
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
-			return append(b, c)
-		}
-		b = append(b, c|0x80)
-	}
 }

@@ -4,7 +4,11 @@
 // exports, code and active data segments, and a handful of instructions.
 package wasmgen
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/ptchost/ptc/host/internal/leb128"
+)
 
 // ValType is a WebAssembly value type.
 type ValType byte
@@ -137,10 +141,10 @@ func (m *Module) Bytes() []byte {
 		if count == 0 {
 			return
 		}
-		content := appendU32(nil, uint32(count))
+		content := leb128.AppendUnsigned(nil, uint64(uint32(count)))
 		content = append(content, body...)
 		out = append(out, id)
-		out = appendU32(out, uint32(len(content)))
+		out = leb128.AppendUnsigned(out, uint64(uint32(len(content))))
 		out = append(out, content...)
 	}
 
@@ -157,13 +161,13 @@ func (m *Module) Bytes() []byte {
 		b = appendName(b, im.module)
 		b = appendName(b, im.name)
 		b = append(b, 0x00)
-		b = appendU32(b, im.typ)
+		b = leb128.AppendUnsigned(b, uint64(im.typ))
 	}
 	section(2, len(m.imports), b)
 
 	b = nil
 	for _, f := range m.funcs {
-		b = appendU32(b, f.typ)
+		b = leb128.AppendUnsigned(b, uint64(f.typ))
 	}
 	section(3, len(m.funcs), b)
 
@@ -171,11 +175,11 @@ func (m *Module) Bytes() []byte {
 		b = nil
 		if m.memMax == nil {
 			b = append(b, 0x00)
-			b = appendU32(b, m.memMin)
+			b = leb128.AppendUnsigned(b, uint64(m.memMin))
 		} else {
 			b = append(b, 0x01)
-			b = appendU32(b, m.memMin)
-			b = appendU32(b, *m.memMax)
+			b = leb128.AppendUnsigned(b, uint64(m.memMin))
+			b = leb128.AppendUnsigned(b, uint64(*m.memMax))
 		}
 		section(5, 1, b)
 	}
@@ -183,7 +187,7 @@ func (m *Module) Bytes() []byte {
 	b = nil
 	for _, g := range m.globals {
 		b = append(b, byte(I32), 0x01, 0x41)
-		b = appendS64(b, int64(g.init))
+		b = leb128.AppendSigned(b, int64(g.init))
 		b = append(b, 0x0b)
 	}
 	section(6, len(m.globals), b)
@@ -192,20 +196,20 @@ func (m *Module) Bytes() []byte {
 	for _, e := range m.exports {
 		b = appendName(b, e.name)
 		b = append(b, e.kind)
-		b = appendU32(b, e.index)
+		b = leb128.AppendUnsigned(b, uint64(e.index))
 	}
 	section(7, len(m.exports), b)
 
 	b = nil
 	for _, f := range m.funcs {
 		var fb []byte
-		fb = appendU32(fb, uint32(len(f.locals)))
+		fb = leb128.AppendUnsigned(fb, uint64(uint32(len(f.locals))))
 		for _, l := range f.locals {
 			fb = append(fb, 1, byte(l))
 		}
 		fb = append(fb, f.body...)
 		fb = append(fb, 0x0b)
-		b = appendU32(b, uint32(len(fb)))
+		b = leb128.AppendUnsigned(b, uint64(uint32(len(fb))))
 		b = append(b, fb...)
 	}
 	section(10, len(m.funcs), b)
@@ -213,9 +217,9 @@ func (m *Module) Bytes() []byte {
 	b = nil
 	for _, d := range m.data {
 		b = append(b, 0x00, 0x41)
-		b = appendS64(b, int64(int32(d.offset)))
+		b = leb128.AppendSigned(b, int64(int32(d.offset)))
 		b = append(b, 0x0b)
-		b = appendU32(b, uint32(len(d.data)))
+		b = leb128.AppendUnsigned(b, uint64(uint32(len(d.data))))
 		b = append(b, d.data...)
 	}
 	section(11, len(m.data), b)
@@ -223,24 +227,24 @@ func (m *Module) Bytes() []byte {
 	if len(m.globals) > 0 {
 		// The name section, with the global names subsection (7).
 		var names []byte
-		names = appendU32(names, uint32(len(m.globals)))
+		names = leb128.AppendUnsigned(names, uint64(uint32(len(m.globals))))
 		for i, g := range m.globals {
-			names = appendU32(names, uint32(i))
+			names = leb128.AppendUnsigned(names, uint64(uint32(i)))
 			names = appendName(names, g.name)
 		}
 		b = appendName(nil, "name")
 		b = append(b, 7)
-		b = appendU32(b, uint32(len(names)))
+		b = leb128.AppendUnsigned(b, uint64(uint32(len(names))))
 		b = append(b, names...)
 		out = append(out, 0)
-		out = appendU32(out, uint32(len(b)))
+		out = leb128.AppendUnsigned(out, uint64(uint32(len(b))))
 		out = append(out, b...)
 	}
 	return out
 }
 
 func appendValTypes(b []byte, ts []ValType) []byte {
-	b = appendU32(b, uint32(len(ts)))
+	b = leb128.AppendUnsigned(b, uint64(uint32(len(ts))))
 	for _, t := range ts {
 		b = append(b, byte(t))
 	}
@@ -248,31 +252,8 @@ func appendValTypes(b []byte, ts []ValType) []byte {
 }
 
 func appendName(b []byte, s string) []byte {
-	b = appendU32(b, uint32(len(s)))
+	b = leb128.AppendUnsigned(b, uint64(uint32(len(s))))
 	return append(b, s...)
-}
-
-func appendU32(b []byte, v uint32) []byte {
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if v != 0 {
-			b = append(b, c|0x80)
-			continue
-		}
-		return append(b, c)
-	}
-}
-
-func appendS64(b []byte, v int64) []byte {
-	for {
-		c := byte(v & 0x7f)
-		v >>= 7
-		if (v == 0 && c&0x40 == 0) || (v == -1 && c&0x40 != 0) {
-			return append(b, c)
-		}
-		b = append(b, c|0x80)
-	}
 }
 
 // Body is a function body under construction; its methods append one
@@ -300,34 +281,44 @@ func (c *Body) If() *Body { return c.op(0x04, 0x40) }
 func (c *Body) End() *Body { return c.op(0x0b) }
 
 // Br branches to the label depth.
-func (c *Body) Br(depth uint32) *Body { return c.op(appendU32([]byte{0x0c}, depth)...) }
+func (c *Body) Br(depth uint32) *Body {
+	return c.op(leb128.AppendUnsigned([]byte{0x0c}, uint64(depth))...)
+}
 
 // BrIf pops an i32 and branches to the label depth when it is nonzero.
-func (c *Body) BrIf(depth uint32) *Body { return c.op(appendU32([]byte{0x0d}, depth)...) }
+func (c *Body) BrIf(depth uint32) *Body {
+	return c.op(leb128.AppendUnsigned([]byte{0x0d}, uint64(depth))...)
+}
 
 // Return returns from the function.
 func (c *Body) Return() *Body { return c.op(0x0f) }
 
 // Call calls function index f.
-func (c *Body) Call(f uint32) *Body { return c.op(appendU32([]byte{0x10}, f)...) }
+func (c *Body) Call(f uint32) *Body { return c.op(leb128.AppendUnsigned([]byte{0x10}, uint64(f))...) }
 
 // Drop pops a value.
 func (c *Body) Drop() *Body { return c.op(0x1a) }
 
 // LocalGet pushes local i.
-func (c *Body) LocalGet(i uint32) *Body { return c.op(appendU32([]byte{0x20}, i)...) }
+func (c *Body) LocalGet(i uint32) *Body {
+	return c.op(leb128.AppendUnsigned([]byte{0x20}, uint64(i))...)
+}
 
 // LocalSet pops into local i.
-func (c *Body) LocalSet(i uint32) *Body { return c.op(appendU32([]byte{0x21}, i)...) }
+func (c *Body) LocalSet(i uint32) *Body {
+	return c.op(leb128.AppendUnsigned([]byte{0x21}, uint64(i))...)
+}
 
 // LocalTee stores the top of the stack into local i and keeps it.
-func (c *Body) LocalTee(i uint32) *Body { return c.op(appendU32([]byte{0x22}, i)...) }
+func (c *Body) LocalTee(i uint32) *Body {
+	return c.op(leb128.AppendUnsigned([]byte{0x22}, uint64(i))...)
+}
 
 // I32Const pushes an i32.
-func (c *Body) I32Const(v int32) *Body { return c.op(appendS64([]byte{0x41}, int64(v))...) }
+func (c *Body) I32Const(v int32) *Body { return c.op(leb128.AppendSigned([]byte{0x41}, int64(v))...) }
 
 // I64Const pushes an i64.
-func (c *Body) I64Const(v int64) *Body { return c.op(appendS64([]byte{0x42}, v)...) }
+func (c *Body) I64Const(v int64) *Body { return c.op(leb128.AppendSigned([]byte{0x42}, v)...) }
 
 // I32Add adds two i32s.
 func (c *Body) I32Add() *Body { return c.op(0x6a) }
