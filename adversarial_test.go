@@ -26,20 +26,16 @@
 package ptc_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"reflect"
 	"regexp"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -52,6 +48,7 @@ import (
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/guest/quickjs"
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/advtest"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -444,7 +441,7 @@ func advErrors() []advCase {
 	cut := []string{"… [", " more bytes]"}
 	cutMark := regexp.MustCompile(`… \[\d+ more bytes\]`)
 	marked := func(t *testing.T, r *ptc.Result) {
-		if !cutMark.MatchString(ptc.ContentText(r.Content)) {
+		if !cutMark.MatchString(registry.PlainText(r.Content)) {
 			t.Errorf("no \"… [N more bytes]\" mark")
 		}
 	}
@@ -586,12 +583,12 @@ func advNames() []advCase {
 			code: `try { await __ptc_call(` + jsName + `, {}); return "called" } catch (e) { return e.code }`}
 	}
 	limit := func(t *testing.T, r *ptc.Result) {
-		if !regexp.MustCompile(`1048576|1 ?MiB`).MatchString(ptc.ContentText(r.Content)) {
+		if !regexp.MustCompile(`1048576|1 ?MiB`).MatchString(registry.PlainText(r.Content)) {
 			t.Errorf("the message does not name the 1 MiB argument limit")
 		}
 	}
 	deep := func(t *testing.T, r *ptc.Result) {
-		if !strings.Contains(ptc.ContentText(r.Content), "64") {
+		if !strings.Contains(registry.PlainText(r.Content), "64") {
 			t.Errorf("the message does not name the depth limit of 64")
 		}
 	}
@@ -838,29 +835,16 @@ var (
 	advHostOnce sync.Once
 	advHostVal  *host.Host
 	advHostErr  error
-	advCacheDir string
 
 	advBysOnce sync.Once
 	advBysEx   *ptc.Executor
 	advBysErr  error
 )
 
-// advCache is the wazero compilation cache shared by this process and its
-// children, so a child or an owned host does not compile the guest anew.
-func advCache() string {
-	if d := os.Getenv("PTC_ADV_CACHE"); d != "" {
-		return d
-	}
-	if advCacheDir == "" {
-		advCacheDir, _ = os.MkdirTemp("", "ptc-adv-cache-")
-	}
-	return advCacheDir
-}
-
 func advHost(t *testing.T) *host.Host {
 	t.Helper()
 	advHostOnce.Do(func() {
-		advHostVal, advHostErr = host.New(context.Background(), host.Config{CompilationCacheDir: advCache()})
+		advHostVal, advHostErr = host.New(context.Background(), host.Config{CompilationCacheDir: advtest.Cache()})
 	})
 	if errors.Is(advHostErr, quickjs.ErrNotBuilt) {
 		t.Skip("guest not built: run make guest")
@@ -891,7 +875,7 @@ func advBystanderExecutor(t *testing.T) *ptc.Executor {
 func advSuite(t *testing.T, cases []advCase) {
 	advHost(t)
 	advBystanderExecutor(t)
-	child := os.Getenv("PTC_ADV_CHILD") == "1"
+	child := advtest.IsChild()
 	mode := os.Getenv("PTC_ADV_ISOLATE")
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -905,90 +889,11 @@ func advSuite(t *testing.T, cases []advCase) {
 				if os.Getenv("PTC_ADV_PARALLEL") != "" {
 					t.Parallel()
 				}
-				advRunChild(t)
+				advtest.RunChild(t, advtest.Cache())
 				return
 			}
 			advRunCase(t, c)
 		})
-	}
-}
-
-// advRunChild runs the current subtest alone in a child process and
-// reports its verdict: a crash, a freeze (killed after PTC_ADV_KILL, with
-// the longest gap in its heartbeat) or its failures.
-func advRunChild(t *testing.T) {
-	kill := 30 * time.Second
-	if d, err := time.ParseDuration(os.Getenv("PTC_ADV_KILL")); err == nil && d > 0 {
-		kill = d
-	}
-	var pat []string
-	for _, p := range strings.Split(t.Name(), "/") {
-		pat = append(pat, "^"+regexp.QuoteMeta(p)+"$")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), kill)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run="+strings.Join(pat, "/"), "-test.v", "-test.count=1", "-test.timeout=10m")
-	cmd.Env = append(os.Environ(), "PTC_ADV_CHILD=1", "PTC_ADV_CACHE="+advCache())
-	cmd.WaitDelay = 5 * time.Second
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
-
-	var lines []string
-	var beats []int64
-	sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		l := sc.Text()
-		if rest, ok := strings.CutPrefix(l, "ADV-HB "); ok {
-			if ms, err := strconv.ParseInt(rest, 10, 64); err == nil {
-				beats = append(beats, ms)
-			}
-			continue
-		}
-		lines = append(lines, l)
-	}
-	var gap time.Duration
-	for i := 1; i < len(beats); i++ {
-		gap = max(gap, time.Duration(beats[i]-beats[i-1])*time.Millisecond)
-	}
-	if ctx.Err() != nil && len(beats) > 0 {
-		gap = max(gap, time.Since(time.UnixMilli(beats[len(beats)-1])))
-	}
-	for _, l := range lines {
-		if i := strings.Index(l, "ADV "); i >= 0 {
-			t.Log(l[i:])
-		}
-	}
-	text := strings.Join(lines, "\n")
-	switch {
-	case ctx.Err() != nil:
-		t.Errorf("ADV-VERDICT killed: no verdict within %v (child wall %v); longest heartbeat gap %v (a gap means the whole process was frozen)", kill, wall.Round(time.Millisecond), gap.Round(time.Millisecond))
-	case err == nil:
-		t.Logf("child passed in %v; longest heartbeat gap %v", wall.Round(time.Millisecond), gap.Round(time.Millisecond))
-	case strings.Contains(text, "--- FAIL") && !strings.Contains(text, "panic:") && !strings.Contains(text, "SIG"):
-		var fails []string
-		for _, l := range lines {
-			if strings.Contains(l, "_test.go:") && !strings.Contains(l, "ADV ") {
-				fails = append(fails, strings.TrimSpace(l))
-			}
-		}
-		t.Errorf("child failed (wall %v, heartbeat gap %v):\n%s", wall.Round(time.Millisecond), gap.Round(time.Millisecond), strings.Join(fails, "\n"))
-	default:
-		i := strings.Index(text, "panic:")
-		if j := strings.Index(text, "SIG"); i < 0 || (j >= 0 && j < i) {
-			i = j
-		}
-		if i < 0 {
-			i = max(0, len(text)-3000)
-		}
-		crash := text[i:]
-		if len(crash) > 3000 {
-			crash = crash[:3000]
-		}
-		t.Errorf("ADV-VERDICT crashed: child process died (%v) after %v:\n%s", err, wall.Round(time.Millisecond), crash)
 	}
 }
 
@@ -1003,7 +908,7 @@ func advLimits(c advCase) host.Limits {
 
 // advObserved is the kind the content reports.
 func advObserved(r *ptc.Result) string {
-	text := ptc.ContentText(r.Content)
+	text := registry.PlainText(r.Content)
 	if rest, ok := strings.CutPrefix(text, "Error: code run failed ("); ok {
 		if i := strings.Index(rest, ")"); i > 0 {
 			return rest[:i]
@@ -1050,10 +955,10 @@ func advStartBystander(ex *ptc.Executor) *advBystander {
 			b.runs++
 			b.lastStart, b.lastEnd = start, time.Now()
 			b.slowest = max(b.slowest, d)
-			if len(rs) != 1 || ptc.ContentText(rs[0].Content) != "2" {
+			if len(rs) != 1 || registry.PlainText(rs[0].Content) != "2" {
 				got := "no result"
 				if len(rs) == 1 {
-					got = ptc.ContentText(rs[0].Content)
+					got = registry.PlainText(rs[0].Content)
 				}
 				if len(b.failures) < 3 {
 					b.failures = append(b.failures, got)
@@ -1116,58 +1021,14 @@ func advStartProbe() *advProbe {
 	return p
 }
 
-var advSTWNames = []string{"/sched/pauses/stopping/gc:seconds", "/sched/pauses/stopping/other:seconds", "/sched/pauses/total/gc:seconds"}
-
-func advReadSTW() []metrics.Sample {
-	s := make([]metrics.Sample, len(advSTWNames))
-	for i, n := range advSTWNames {
-		s[i].Name = n
-	}
-	metrics.Read(s)
-	return s
-}
-
-// advMaxNewPause is a lower bound of the longest pause recorded between
-// two readings.
-func advMaxNewPause(before, after []metrics.Sample) time.Duration {
-	var worst time.Duration
-	for i := range after {
-		if after[i].Value.Kind() != metrics.KindFloat64Histogram || before[i].Value.Kind() != metrics.KindFloat64Histogram {
-			continue
-		}
-		a, b := after[i].Value.Float64Histogram(), before[i].Value.Float64Histogram()
-		for j := len(a.Counts) - 1; j >= 0; j-- {
-			if j < len(b.Counts) && a.Counts[j] > b.Counts[j] {
-				lo := a.Buckets[j]
-				if lo > 0 {
-					worst = max(worst, time.Duration(lo*float64(time.Second)))
-				}
-				break
-			}
-		}
-	}
-	return worst
-}
-
-func advHeartbeat(stop chan struct{}) {
-	for {
-		fmt.Fprintf(os.Stderr, "ADV-HB %d\n", time.Now().UnixMilli())
-		select {
-		case <-stop:
-			return
-		case <-time.After(100 * time.Millisecond):
-		}
-	}
-}
-
 // advRunCase runs one case in this process and checks everything.
 func advRunCase(t *testing.T, c advCase) {
 	h := advHost(t)
 	bysEx := advBystanderExecutor(t)
-	if os.Getenv("PTC_ADV_CHILD") == "1" {
+	if advtest.IsChild() {
 		stop := make(chan struct{})
 		defer close(stop)
-		go advHeartbeat(stop)
+		go advtest.Heartbeat(stop)
 	}
 	baseline := goleak.IgnoreCurrent()
 	lim := advLimits(c)
@@ -1198,7 +1059,7 @@ func advRunCase(t *testing.T, c advCase) {
 	pipe.Wrap(pipeline.TimeoutPolicy())
 	cfg := ptc.Config{Pipeline: pipe, Limits: lim, Host: h}
 	if c.close != nil && !c.close.sharedHost {
-		cfg.Host, cfg.HostConfig = nil, host.Config{CompilationCacheDir: advCache()}
+		cfg.Host, cfg.HostConfig = nil, host.Config{CompilationCacheDir: advtest.Cache()}
 	}
 	ex, err := ptc.New(context.Background(), cfg)
 	if err != nil {
@@ -1258,7 +1119,7 @@ func advRunCase(t *testing.T, c advCase) {
 
 	bys := advStartBystander(bysEx)
 	probe := advStartProbe()
-	stw0 := advReadSTW()
+	stw0 := advtest.ReadSTW()
 
 	if c.close != nil && c.close.phase == "before" {
 		cctx, cancel := context.WithTimeout(context.Background(), c.close.grace)
@@ -1368,7 +1229,7 @@ func advRunCase(t *testing.T, c advCase) {
 	case <-time.After(c.closeWait()):
 		t.Errorf("Executor.Close did not return within %v", c.closeWait())
 	}
-	stw1 := advReadSTW()
+	stw1 := advtest.ReadSTW()
 	progressed, stopped := bys.finish(start, 3*time.Second)
 	close(probe.stop)
 	select {
@@ -1376,7 +1237,7 @@ func advRunCase(t *testing.T, c advCase) {
 	case <-time.After(15 * time.Second):
 		t.Errorf("the GC probe is stuck: the process cannot stop the world")
 	}
-	stw := advMaxNewPause(stw0, stw1)
+	stw := advtest.MaxNewPause(stw0, stw1)
 
 	summary := func(got, content string) {
 		if len(content) > 200 {
@@ -1406,7 +1267,7 @@ func advRunCase(t *testing.T, c advCase) {
 		return
 	}
 	r := res.r
-	text := ptc.ContentText(r.Content)
+	text := registry.PlainText(r.Content)
 	got := advObserved(r)
 	summary(got, text)
 

@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
@@ -25,7 +24,7 @@ func benchExecute(b *testing.B, f *harness, code, want string) {
 	ctx := context.Background()
 	for b.Loop() {
 		r := f.ex.Execute(ctx, batch)[0]
-		if got := ptc.ContentText(r.Content); got != want {
+		if got := registry.PlainText(r.Content); got != want {
 			b.Fatalf("got %q, want %q", got, want)
 		}
 	}
@@ -141,8 +140,8 @@ func BenchmarkExecute_cancel(b *testing.B) {
 				go func() { <-entered; time.Sleep(time.Millisecond); at <- time.Now(); cancel() }()
 				r := f.ex.Execute(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCall(c.code)}})[0]
 				total += time.Since(<-at)
-				if !strings.HasPrefix(ptc.ContentText(r.Content), "Error: code run failed (aborted)") {
-					b.Fatal(ptc.ContentText(r.Content))
+				if !strings.HasPrefix(registry.PlainText(r.Content), "Error: code run failed (aborted)") {
+					b.Fatal(registry.PlainText(r.Content))
 				}
 			}
 			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms_after_cancel")

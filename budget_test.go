@@ -161,7 +161,7 @@ func TestExecute_shortTools(t *testing.T) {
 		return {first: hits[0].name, line: hits[0].description, decl, lazy, rec, other};
 	`)
 	r := ex.Execute(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{prog}})[0]
-	require.False(t, r.IsError, ptc.ContentText(r.Content))
+	require.False(t, r.IsError, registry.PlainText(r.Content))
 	var got struct {
 		First      string
 		Line       string

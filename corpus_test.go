@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/fixture"
 	"github.com/ptchost/ptc/pipeline"
@@ -87,7 +86,7 @@ func runCorpusProgram(t *testing.T, f string) (string, bool) {
 	lim, tools := corpusDirective(t, f, string(src))
 	fx := newFixture(t, lim, tools...)
 	r := fx.runBatch(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{runCall(string(src))}})
-	return ptc.ContentText(r.Content) + "\n", r.IsError
+	return registry.PlainText(r.Content) + "\n", r.IsError
 }
 
 // corpusDirective reads the program's "// ptc: tools=FILE timeout=D"

@@ -70,7 +70,7 @@ var kindErrors = map[host.Kind]error{
 	host.KindSubcallLimit: ErrSubcallLimit,
 	host.KindInternal:     ErrInternal,
 	host.KindAborted:      ErrAborted,
-	KindSuspended:         ErrSuspended,
+	host.KindSuspended:    ErrSuspended,
 }
 
 // Is matches the sentinel of the error's kind or, when the program never

@@ -81,8 +81,8 @@ func TestResult_Err(t *testing.T) {
 	}})
 	require.ErrorIs(t, rs[0].Err(), registry.ErrUnknownTool)
 	require.ErrorIs(t, rs[1].Err(), registry.ErrInvalidArguments)
-	require.Equal(t, "Error: get_weather is not a tool; call run_code with a program, which calls tools as tools.NAME(...)", ptc.ContentText(rs[0].Content))
-	require.Equal(t, "Error: run_code takes {code: string}; it was given {source}: code is missing; source is not a parameter", ptc.ContentText(rs[1].Content))
+	require.Equal(t, "Error: get_weather is not a tool; call run_code with a program, which calls tools as tools.NAME(...)", registry.PlainText(rs[0].Content))
+	require.Equal(t, "Error: run_code takes {code: string}; it was given {source}: code is missing; source is not a parameter", registry.PlainText(rs[1].Content))
 	require.Nil(t, rs[0].Run)
 }
 

@@ -87,7 +87,7 @@ func Example() {
 		return {checked: skus.length};`
 	args, _ := json.Marshal(map[string]string{"code": program})
 	results := ex.Execute(ctx, pipeline.Batch{Calls: []pipeline.RawCall{{ID: "1", Name: ptc.ToolName, Arguments: args}}})
-	fmt.Println(ptc.ContentText(results[0].Content))
+	fmt.Println(registry.PlainText(results[0].Content))
 	fmt.Println(len(results[0].Subcalls), "subcalls")
 	// Output:
 	// run_code true

@@ -5,17 +5,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"time"
 
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/abort"
-	"github.com/ptchost/ptc/internal/admit"
+	"github.com/ptchost/ptc/internal/runner"
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/recording"
 	"github.com/ptchost/ptc/registry"
 )
 
@@ -45,16 +43,16 @@ type Result struct {
 	Subcalls []Subcall
 	// Recording is the run's recording when RunOptions.Record asked for
 	// it (and of every suspended run).
-	Recording *Recording
+	Recording *recording.Recording
 	// Continuation, set when the run was suspended for an approval
 	// (RunOptions.SuspendAsks; Err matches ErrSuspended), is what Resume
 	// continues it from: signed with Config.ContinuationKey.
 	Continuation []byte
 	// Pending is the call whose ask suspended the run.
-	Pending *PendingAsk
+	Pending *recording.PendingAsk
 	// Divergence, for a replay, is where the program stopped doing what
 	// was recorded; nil when it did the same.
-	Divergence *Divergence
+	Divergence *recording.Divergence
 
 	failure error // why a call failed outside any pipeline (Mounts)
 	cause   error // why the batch's context ended, if it did
@@ -83,35 +81,6 @@ type Subcall struct {
 	// Outcome is the subcall's outcome in the pipeline; nil for a call
 	// answered from a recording (Replay, Resume).
 	Outcome *pipeline.Outcome
-
-	value            json.RawMessage // what the program received
-	message          string          // the ToolError's message
-	content, context []registry.Part // a recorded call's content and context
-}
-
-// parts is the subcall's content: rendered from its outcome only when
-// asked for (most subcalls' content is never shown), or recorded.
-func (sc *Subcall) parts() []registry.Part {
-	if sc.Outcome != nil {
-		return sc.Outcome.Content()
-	}
-	return sc.content
-}
-
-// images are the image parts of the subcall's content.
-func (sc *Subcall) images() []registry.Part {
-	if sc.Outcome != nil {
-		return sc.Outcome.Images()
-	}
-	return registry.Images(sc.content)
-}
-
-// contextParts is the context post-execute listeners attached.
-func (sc *Subcall) contextParts() []registry.Part {
-	if sc.Outcome != nil {
-		return sc.Outcome.Context()
-	}
-	return sc.context
 }
 
 // runArgs are run_code's arguments.
@@ -125,24 +94,10 @@ type batchKey struct{}
 type batchRun struct {
 	env    pipeline.Env
 	limits host.Limits
-	plan   *plan
+	plan   *runner.Plan
 
 	mu      sync.Mutex
-	reports map[string]*report // by run_code token
-}
-
-// report is what one run_code call leaves beside its outcome.
-type report struct {
-	mu       sync.Mutex
-	run      *host.Outcome
-	subcalls []Subcall
-	session  *session
-}
-
-func (r *report) add(sc Subcall) {
-	r.mu.Lock()
-	r.subcalls = append(r.subcalls, sc)
-	r.mu.Unlock()
+	reports map[string]*runner.Report // by run_code token
 }
 
 // Execute runs a batch of the model's calls, normally run_code calls, and
@@ -174,11 +129,23 @@ func (e *Executor) ExecuteWith(ctx context.Context, b pipeline.Batch, opts RunOp
 	if err != nil {
 		return nil, err
 	}
-	return e.executePlan(ctx, b, lim, &plan{opts: opts}), nil
+	return e.executePlan(ctx, b, lim, e.plan(opts)), nil
+}
+
+// plan is the runner's plan of a batch's runs with opts.
+func (e *Executor) plan(opts RunOptions) *runner.Plan {
+	pl := &runner.Plan{Record: opts.Record, SuspendAsks: opts.SuspendAsks, Key: e.key}
+	if d := opts.Deterministic; d != nil {
+		pl.Deterministic = &runner.Deterministic{Start: d.Start, Seed: d.Seed, CallTime: d.CallTime}
+		if d.Start.IsZero() {
+			pl.Deterministic.Start = DefaultStart
+		}
+	}
+	return pl
 }
 
 // executePlan runs a batch whose runs follow pl.
-func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits, pl *plan) []*Result {
+func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits, pl *runner.Plan) []*Result {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if e.enter() {
@@ -193,7 +160,7 @@ func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits
 		env:     pipeline.Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Log: b.Log},
 		limits:  lim,
 		plan:    pl,
-		reports: make(map[string]*report),
+		reports: make(map[string]*runner.Report),
 	}
 	results := make([]*Result, 0, len(b.Calls))
 	// Hybrid mode: calls of tools marked for direct calls go through the
@@ -227,9 +194,10 @@ func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits
 				c := part.Calls[i]
 				switch {
 				case o.Code() == pipeline.CodeUnknownTool && c.Name != ToolName:
-					r.Content = []registry.Part{registry.TextPart("Error: " + e.notDirect(c.Name, b.Agent, b.ToolSet))}
+					t, ok := e.pipe.Registry().Get(c.Name, b.Agent, b.ToolSet)
+					r.Content = []registry.Part{registry.TextPart("Error: " + toolsdk.NotDirect(c.Name, ok && t.Callers().Program(true)))}
 				case o.Code() == pipeline.CodeInvalidArguments && c.Name == ToolName:
-					r.Content = []registry.Part{registry.TextPart("Error: " + badRunArgs(c.Arguments))}
+					r.Content = []registry.Part{registry.TextPart("Error: " + toolsdk.BadRunArgs(c.Arguments))}
 				}
 				results = append(results, r)
 			}
@@ -263,21 +231,12 @@ func causeOf(ctx context.Context) error {
 }
 
 // result assembles the model-facing content of one call.
-func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *report) *Result {
+func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *runner.Report) *Result {
 	r := &Result{Outcome: o, IsError: !o.OK(), Content: o.Content()}
 	r.cause = causeOf(ctx)
+	var calls []runner.Call
 	if rep != nil {
-		rep.mu.Lock()
-		r.Run, r.Subcalls = rep.run, rep.subcalls
-		rep.mu.Unlock()
-		slices.SortFunc(r.Subcalls, func(a, b Subcall) int { return a.N - b.N })
-		if r.Run != nil {
-			for _, seq := range r.Run.Received {
-				if i, ok := slices.BinarySearchFunc(r.Subcalls, seq, func(sc Subcall, n int) int { return sc.N - n }); ok {
-					r.Subcalls[i].Received = true
-				}
-			}
-		}
+		r.Run, calls = rep.Outcome(), rep.Calls()
 	}
 	switch code := o.Code(); {
 	case code == pipeline.CodeAbortedBeforeDispatch && o.Tool() == ToolName:
@@ -287,13 +246,14 @@ func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *report)
 		// pipeline settled it: cancellation replaces the success.
 		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): " + abort.Message(ctx, true))}
 	}
-	for _, sc := range r.Subcalls {
-		if !sc.OK || !sc.Received {
+	for _, c := range calls {
+		r.Subcalls = append(r.Subcalls, Subcall{N: c.N, Tool: c.Tool, Arguments: c.Arguments, OK: c.OK, Code: c.Code, Received: c.Received, Outcome: c.Outcome})
+		if !c.OK || !c.Received {
 			continue
 		}
-		if images := sc.images(); len(images) > 0 {
-			mark := &registry.Attribution{Tool: sc.Tool, Call: sc.N}
-			head := registry.TextPart(fmt.Sprintf("Image from %s (call %d):", sc.Tool, sc.N))
+		if images := c.Images(); len(images) > 0 {
+			mark := &registry.Attribution{Tool: c.Tool, Call: c.N}
+			head := registry.TextPart(fmt.Sprintf("Image from %s (call %d):", c.Tool, c.N))
 			head.Attribution = mark
 			r.Content = append(r.Content, head)
 			for _, img := range images {
@@ -302,10 +262,14 @@ func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *report)
 			}
 		}
 		// Context that post-execute listeners attached to the subcall.
-		r.Content = append(r.Content, sc.contextParts()...)
+		r.Content = append(r.Content, c.Context()...)
 	}
-	if rep != nil && rep.session != nil {
-		rep.session.settle(r, rep)
+	if rep != nil {
+		st := rep.Settle(r.Content, r.IsError)
+		r.Recording, r.Pending, r.Continuation, r.Divergence = st.Recording, st.Pending, st.Continuation, st.Divergence
+		if st.Failure != "" {
+			r.Content = []registry.Part{registry.TextPart(st.Failure)}
+		}
 	}
 	return r
 }
@@ -316,163 +280,14 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	if br == nil {
 		return nil, errors.New("run_code called outside Executor.Execute")
 	}
-	rep := &report{}
+	rep := &runner.Report{}
 	br.mu.Lock()
 	br.reports[exec.CallID] = rep
 	br.mu.Unlock()
-
 	env := br.env
 	env.Parent = exec.CallID
-	sdk := e.sdks.Get(env.Agent, env.ToolSet)
-	pl := br.plan
-	if pl.sdk != nil {
-		sdk = pl.sdk
-	}
-	program := a.Code
-	if pl.src != nil {
-		program = pl.src.Program
-		if pl.program != "" {
-			program = pl.program
-		}
-	}
-	var ss *session
-	if pl.active() {
-		ss = newSession(e, pl, rep, sdk)
-		ss.source, ss.limits = program, br.limits
-		rep.session = ss
-	}
-	// Asks go to the batch's approver, whose time does not count against
-	// the program's (or suspend the run, or take a resume's decision).
-	holdQueued := env.Approver != nil // a person may hold a call others queue behind
-	if env.Approver != nil || pl.opts.SuspendAsks || pl.resume {
-		var s *session
-		if ss != nil {
-			s = ss
-		} else {
-			s = &session{plan: pl}
-		}
-		env.Approver = s.approver(env.Approver)
-	}
-	lim := br.limits
-	d := &dispatcher{pipe: e.pipe, env: env, order: admit.New(lim.InFlight), rep: rep, resultBytes: lim.ResultBytes, sdk: sdk, holdQueued: holdQueued}
-	if ss != nil {
-		ss.order = d.order
-		ss.agent = env.Agent
-		if pl.opts.SuspendAsks {
-			bound, cancel := context.WithTimeout(ctx, lim.Timeout)
-			defer cancel()
-			ss.bound = bound
-			d.shield = ss.shield
-		}
-	}
-	// The executor keeps the in-flight limit itself, in issue order; the
-	// host must hand every call over at once.
-	lim.InFlight = lim.Subcalls
-	p := host.Program{
-		Source:     program,
-		Prelude:    sdk.JS(),
-		Dispatcher: d,
-		Limits:     lim,
-	}
-	if ss != nil {
-		ss.configure(&p)
-	}
-	out := e.host.Run(ctx, p)
-	rep.mu.Lock()
-	rep.run = out
-	rep.mu.Unlock()
-	if ss != nil && ss.pending() != nil && out.Kind == host.KindAborted && strings.HasPrefix(out.Message, suspendedPrefix) {
-		out.Kind, out.Message, out.Stack = KindSuspended, "", ""
-		return nil, &pipeline.Error{Code: pipeline.CodeToolFailed, Tool: ToolName, Reason: ss.suspendedText()}
-	}
-	if ss != nil && out.Kind == host.KindAborted && out.Message == abort.TraceEnd {
-		// A replay reached the point where the recorded run was cut.
-		out.Kind, out.Message = pl.src.Kind, recordedMessage(pl.src)
-	}
-	if out.Kind == host.KindOK {
-		return out, nil
-	}
-	code := pipeline.CodeToolFailed
-	switch out.Kind {
-	case host.KindTimeout:
-		code = pipeline.CodeToolTimeout
-	case host.KindAborted:
-		code = pipeline.CodeAborted
-	}
-	return nil, &pipeline.Error{Code: code, Tool: ToolName, Reason: strings.TrimPrefix(out.Text(), "Error: ")}
-}
-
-// dispatcher routes one program's subcalls through the pipeline.
-type dispatcher struct {
-	pipe        *pipeline.Pipeline
-	env         pipeline.Env
-	order       *admit.Queue
-	rep         *report
-	resultBytes int
-	sdk         *toolsdk.SDK // the run's SDK, whose names the messages use
-	// holdQueued holds a call while it waits for its turn: the batch
-	// has an approver, which may hold the calls it waits behind.
-	holdQueued bool
-	// shield, when set, gives a running call a context that the run's end
-	// does not cancel if the run was suspended (see session.shield).
-	shield func(context.Context) (context.Context, func())
-}
-
-// Dispatch implements host.Dispatcher.
-func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
-	inv := d.pipe.Prepare(pipeline.RawCall{ID: strconv.Itoa(c.Seq), Name: c.Name, Arguments: c.Args}, d.env)
-	if t := inv.Tool(); t != nil && !t.Callers().Program(true) {
-		// A tool for the model's direct calls only (hybrid mode): it never runs.
-		msg := "tools." + c.Name + " is not callable from programs: the model calls it directly, outside run_code"
-		d.rep.add(Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeUnknownTool, message: msg})
-		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeUnknownTool), Message: msg}}
-	}
-	serial := inv.Err() == nil && inv.Mode() == registry.Serial
-	// A call waiting for its turn is not running: while every call the
-	// program waits for is either waiting for its turn or for an
-	// approver, its clock is paused (host.Hold).
-	release := func() {}
-	if d.holdQueued {
-		release = host.Hold(ctx)
-	}
-	admitted := d.order.Enter(ctx, c.Seq, serial)
-	release()
-	runCtx := ctx
-	if d.shield != nil {
-		// A call already running when its run suspends for an approval
-		// finishes, so that the resume need not make it again.
-		var stop func()
-		runCtx, stop = d.shield(ctx)
-		defer stop()
-	}
-	o := d.pipe.Run(runCtx, inv)
-	if admitted {
-		d.order.Leave()
-	}
-	reply := d.reply(o, c)
-	sc := Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: reply.Err == nil, Outcome: o, value: reply.Value}
-	if reply.Err != nil {
-		sc.Code, sc.message = pipeline.Code(reply.Err.Code), reply.Err.Message
-	}
-	d.rep.add(sc)
-	return reply
-}
-
-// reply is what the program receives for an outcome: its value, or a
-// failure, also when the value cannot be delivered.
-func (d *dispatcher) reply(o *pipeline.Outcome, c host.Call) host.Reply {
-	if !o.OK() {
-		return host.Reply{Err: &host.CallError{Code: string(o.Code()), Message: d.sdk.Teach(c.Name, c.Args, o)}}
-	}
-	v, err := o.ValueJSON()
-	if err != nil {
-		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeToolFailed), Message: "tool result is not JSON-encodable: " + err.Error()}}
-	}
-	if !json.Valid(v) {
-		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeToolFailed), Message: "tool result is not valid JSON"}}
-	}
-	if len(v) > d.resultBytes {
-		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeToolFailed), Message: "tool result is " + strconv.Itoa(len(v)) + " bytes, over the " + strconv.Itoa(d.resultBytes) + "-byte limit"}}
-	}
-	return host.Reply{Value: v}
+	return runner.Run(ctx, runner.Params{
+		Host: e.host, Pipe: e.pipe, Env: env, Limits: br.limits,
+		SDK: e.sdks.Get(env.Agent, env.ToolSet), Program: a.Code, Plan: br.plan, Report: rep,
+	})
 }

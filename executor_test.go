@@ -144,7 +144,7 @@ func TestExecute_contentShapes(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := f.run(t, tt.code)
-			require.Equal(t, tt.want, ptc.ContentText(r.Content))
+			require.Equal(t, tt.want, registry.PlainText(r.Content))
 			require.Equal(t, tt.isError, r.IsError)
 		})
 	}
@@ -164,8 +164,8 @@ func TestExecute_notRunCode(t *testing.T) {
 		require.Equal(t, want != "", rs[i].IsError, i)
 	}
 	require.Nil(t, rs[0].Run)
-	require.True(t, strings.HasPrefix(ptc.ContentText(rs[0].Content), "Error: "))
-	require.Equal(t, "2", ptc.ContentText(rs[3].Content))
+	require.True(t, strings.HasPrefix(registry.PlainText(rs[0].Content), "Error: "))
+	require.Equal(t, "2", registry.PlainText(rs[3].Content))
 }
 
 func TestExecute_guardDenied(t *testing.T) {
@@ -181,7 +181,7 @@ func TestExecute_guardDenied(t *testing.T) {
 	r := f.run(t, `
 		const ok = await tools.get_weather({city: "Paris"});
 		try { await tools.get_weather({city: "Oslo"}) } catch (e) { return [ok.sky, e.code, e.message].join(" | ") }`)
-	require.Equal(t, "clear | DENIED | Oslo is off limits", ptc.ContentText(r.Content))
+	require.Equal(t, "clear | DENIED | Oslo is off limits", registry.PlainText(r.Content))
 	require.Len(t, r.Subcalls, 2)
 	require.True(t, r.Subcalls[0].Outcome.OK())
 	require.Equal(t, pipeline.CodeDenied, r.Subcalls[1].Outcome.Code())
@@ -212,12 +212,12 @@ func TestExecute_ask(t *testing.T) {
 		}
 		return out.join("\n")`
 	r := f.runBatch(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{runCall(code)}, Approver: approver})
-	require.Equal(t, "clear\nDENIED: the user said no", ptc.ContentText(r.Content))
+	require.Equal(t, "clear\nDENIED: the user said no", registry.PlainText(r.Content))
 	require.Equal(t, []string{`may I look up {"city":"Paris"}?`, `may I look up {"city":"Oslo"}?`}, asked)
 
 	// Without an approver the ask stays unanswered.
 	r = f.run(t, `try { await tools.get_weather({city: "Paris"}) } catch (e) { return e.code }`)
-	require.Equal(t, "ASK_UNANSWERED", ptc.ContentText(r.Content))
+	require.Equal(t, "ASK_UNANSWERED", registry.PlainText(r.Content))
 }
 
 func TestExecute_subcallTimeoutPolicy(t *testing.T) {
@@ -231,7 +231,7 @@ func TestExecute_subcallTimeoutPolicy(t *testing.T) {
 	f := newFixture(t, host.Limits{}, hang)
 	start := time.Now()
 	r := f.run(t, `try { await tools.hang({}) } catch (e) { return e.code }`)
-	require.Equal(t, "TOOL_TIMEOUT", ptc.ContentText(r.Content))
+	require.Equal(t, "TOOL_TIMEOUT", registry.PlainText(r.Content))
 	require.Less(t, time.Since(start), 5*time.Second)
 }
 
@@ -278,11 +278,11 @@ func TestExecute_parallelAndSerial(t *testing.T) {
 	})
 	f := newFixture(t, host.Limits{}, par, ser)
 	r := f.run(t, `return (await Promise.all([tools.par({}), tools.par({}), tools.par({})])).join(",")`)
-	require.Equal(t, "met,met,met", ptc.ContentText(r.Content))
+	require.Equal(t, "met,met,met", registry.PlainText(r.Content))
 
 	peak.Store(0)
 	r = f.run(t, `await Promise.all([1, 2, 3, 4, 5].map((i) => tools.ser({i}))); return "done"`)
-	require.Equal(t, "done", ptc.ContentText(r.Content))
+	require.Equal(t, "done", registry.PlainText(r.Content))
 	require.Equal(t, int32(1), peak.Load(), "serial calls overlapped")
 	require.Equal(t, []string{`{"i":1}`, `{"i":2}`, `{"i":3}`, `{"i":4}`, `{"i":5}`}, order, "serial calls ran out of issue order")
 }
@@ -306,7 +306,7 @@ func TestExecute_serialWaitsForEarlierParallel(t *testing.T) {
 	})
 	f := newFixture(t, host.Limits{}, slow, ser, fast)
 	r := f.run(t, `await Promise.all([tools.slow({}), tools.ser({}), tools.fast({})])`)
-	require.False(t, r.IsError, ptc.ContentText(r.Content))
+	require.False(t, r.IsError, registry.PlainText(r.Content))
 	require.Equal(t, []string{"slow done", "ser", "fast"}, events)
 }
 
@@ -322,7 +322,7 @@ func TestExecute_inFlightLimit(t *testing.T) {
 	})
 	f := newFixture(t, host.Limits{InFlight: 4}, tool)
 	r := f.run(t, `await Promise.all(Array.from({length: 40}, () => tools.t({}))); return "ok"`)
-	require.Equal(t, "ok", ptc.ContentText(r.Content))
+	require.Equal(t, "ok", registry.PlainText(r.Content))
 	require.LessOrEqual(t, peak.Load(), int32(4))
 	require.Len(t, r.Subcalls, 40)
 }
@@ -331,7 +331,7 @@ func TestExecute_subcallLimit(t *testing.T) {
 	f := newFixture(t, host.Limits{Subcalls: 3}, weatherTool())
 	r := f.run(t, `for (let i = 0; i < 10; i++) { console.log(i); await tools.get_weather({city: "Paris"}) }`)
 	require.True(t, r.IsError)
-	require.Equal(t, "Error: code run failed (subcall_limit): program started more than 3 subcalls\n\nCaptured output:\n0\n1\n2\n3", ptc.ContentText(r.Content))
+	require.Equal(t, "Error: code run failed (subcall_limit): program started more than 3 subcalls\n\nCaptured output:\n0\n1\n2\n3", registry.PlainText(r.Content))
 	require.Len(t, r.Subcalls, 3)
 }
 
@@ -361,13 +361,13 @@ func TestExecute_images(t *testing.T) {
 	require.False(t, r.IsError)
 	require.Equal(t, "[\"photo of Paris\", \"photo of Oslo\"]\n"+
 		"Image from snapshot (call 1):\n[image image/png 9 bytes]\n"+
-		"Image from snapshot (call 4):\n[image image/png 9 bytes]", ptc.ContentText(r.Content))
+		"Image from snapshot (call 4):\n[image image/png 9 bytes]", registry.PlainText(r.Content))
 	require.Equal(t, png, r.Content[2].Data)
 
 	// Images of successful subcalls follow a failed run's content too.
 	r = f.run(t, `await tools.snapshot({city: "Rome"}); throw new Error("late")`)
 	require.True(t, r.IsError)
-	require.Equal(t, "Error: code run failed (exception): Error: late (line 1)\nImage from snapshot (call 1):\n[image image/png 9 bytes]", ptc.ContentText(r.Content))
+	require.Equal(t, "Error: code run failed (exception): Error: late (line 1)\nImage from snapshot (call 1):\n[image image/png 9 bytes]", registry.PlainText(r.Content))
 }
 
 func TestExecute_cancelMidSubcall(t *testing.T) {
@@ -386,7 +386,7 @@ func TestExecute_cancelMidSubcall(t *testing.T) {
 	r := f.runBatch(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCall(`console.log("waiting"); await tools.block({})`)}})
 	require.Less(t, time.Since(start), 5*time.Second)
 	require.True(t, r.IsError)
-	require.Equal(t, "Error: code run failed (aborted): cancelled by the caller\n\nCaptured output:\nwaiting", ptc.ContentText(r.Content))
+	require.Equal(t, "Error: code run failed (aborted): cancelled by the caller\n\nCaptured output:\nwaiting", registry.PlainText(r.Content))
 	require.Equal(t, pipeline.CodeAborted, r.Outcome.Code())
 	require.True(t, sawCancel.Load())
 	require.Len(t, r.Subcalls, 1)
@@ -394,7 +394,7 @@ func TestExecute_cancelMidSubcall(t *testing.T) {
 
 	// Cancelled before the batch: the program never starts.
 	r = f.runBatch(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCall(`return 1`)}})
-	require.Equal(t, "Error: code run failed (aborted): cancelled before it started", ptc.ContentText(r.Content))
+	require.Equal(t, "Error: code run failed (aborted): cancelled before it started", registry.PlainText(r.Content))
 }
 
 func TestExecute_unicodeRoundTrip(t *testing.T) {
@@ -406,7 +406,7 @@ func TestExecute_unicodeRoundTrip(t *testing.T) {
 		const s = "a\u2028b\u2029c 😀 \u0000 é";
 		const got = await tools.echo({s});
 		return [got.s === s, got.s.length, got.s]`)
-	require.False(t, r.IsError, ptc.ContentText(r.Content))
+	require.False(t, r.IsError, registry.PlainText(r.Content))
 	var v []any
 	require.NoError(t, json.Unmarshal(r.Run.ReturnValue, &v))
 	require.Equal(t, []any{true, float64(12), "a\u2028b\u2029c 😀 \x00 é"}, v)
@@ -421,9 +421,9 @@ func TestExecute_megabyteResult(t *testing.T) {
 	})
 	f := newFixture(t, host.Limits{}, big)
 	r := f.run(t, `const s = await tools.big({N: (1 << 20) - 2}); return s.length`)
-	require.Equal(t, fmt.Sprint((1<<20)-2), ptc.ContentText(r.Content))
+	require.Equal(t, fmt.Sprint((1<<20)-2), registry.PlainText(r.Content))
 	r = f.run(t, `try { await tools.big({N: 1 << 20}) } catch (e) { return e.code + ": " + e.message }`)
-	require.Equal(t, "TOOL_FAILED: tool result is 1048578 bytes, over the 1048576-byte limit", ptc.ContentText(r.Content))
+	require.Equal(t, "TOOL_FAILED: tool result is 1048578 bytes, over the 1048576-byte limit", registry.PlainText(r.Content))
 }
 
 func TestExecute_nestedLogEvents(t *testing.T) {
@@ -496,7 +496,7 @@ func TestDescribe(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, f.ex.RunCodeSchema(registry.Scope{}, nil).Description, "later(")
 	r := f.run(t, `return typeof tools.later`)
-	require.Equal(t, "function", ptc.ContentText(r.Content))
+	require.Equal(t, "function", registry.PlainText(r.Content))
 }
 
 func TestExecute_concurrentBatches(t *testing.T) {
@@ -507,7 +507,7 @@ func TestExecute_concurrentBatches(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			r := f.run(t, fmt.Sprintf(`const w = await tools.get_weather({city: "Oslo"}); return w.tempC + %d`, i))
-			if got := ptc.ContentText(r.Content); got != fmt.Sprint(i-3) {
+			if got := registry.PlainText(r.Content); got != fmt.Sprint(i-3) {
 				t.Errorf("run %d: %s", i, got)
 			}
 		}()
@@ -529,9 +529,9 @@ func TestExecute_runCodePolicy(t *testing.T) {
 	r := f.run(t, `return "forbidden"`)
 	require.True(t, r.IsError)
 	require.Nil(t, r.Run)
-	require.Equal(t, "Error: programs may not say forbidden", ptc.ContentText(r.Content))
+	require.Equal(t, "Error: programs may not say forbidden", registry.PlainText(r.Content))
 	require.Equal(t, pipeline.CodeDenied, r.Outcome.Code())
 	r = f.run(t, `return "fine"`)
-	require.Equal(t, "fine", ptc.ContentText(r.Content))
+	require.Equal(t, "fine", registry.PlainText(r.Content))
 	require.Equal(t, int32(2), results.Load())
 }

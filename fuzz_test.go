@@ -16,6 +16,7 @@ import (
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/recording"
 	"github.com/ptchost/ptc/registry"
 )
 
@@ -50,13 +51,13 @@ func FuzzExecuteSubcall(f *testing.F) {
 			t.Fatal("no content")
 		}
 		if r.Run == nil {
-			t.Fatalf("program did not run: %s", ptc.ContentText(r.Content))
+			t.Fatalf("program did not run: %s", registry.PlainText(r.Content))
 		}
 		if r.Run.Kind == host.KindMemory || r.Run.Kind == host.KindTimeout {
 			return // a huge literal can exhaust the program itself
 		}
 		if r.Run.Kind != host.KindOK {
-			t.Fatalf("%s", ptc.ContentText(r.Content))
+			t.Fatalf("%s", registry.PlainText(r.Content))
 		}
 		var seen []string
 		if err := json.Unmarshal(r.Run.ReturnValue, &seen); err != nil || len(seen) != calls {
@@ -107,13 +108,13 @@ func fuzzHarness(t *testing.T) *harness {
 // recording it accepts encodes and decodes again to the same recording.
 func FuzzDecodeRecording(f *testing.F) {
 	img := registry.ImagePart("image/png", []byte("png"))
-	rec := &ptc.Recording{
-		Version: ptc.RecordingVersion, Program: `return await tools.echo({a: 1})`,
+	rec := &recording.Recording{
+		Version: recording.Version, Program: `return await tools.echo({a: 1})`,
 		Declarations: "declare const tools: {}\n",
-		Tools:        []ptc.RecordedTool{{Name: "echo", Parameters: json.RawMessage(`{"type":"object"}`)}},
+		Tools:        []recording.Tool{{Name: "echo", Parameters: json.RawMessage(`{"type":"object"}`)}},
 		Limits:       host.Limits{}.WithDefaults(),
 		Start:        ptc.DefaultStart, Virtual: true, Reads: []int64{0, 5}, Waits: []int{1, 0},
-		Calls: []ptc.RecordedCall{
+		Calls: []recording.Call{
 			{Seq: 1, Tool: "echo", Arguments: json.RawMessage(`{"a":"\u2028"}`), Done: true, OK: true, Value: json.RawMessage(`{"a":1}`), Content: []registry.Part{img}, Received: true},
 			{Seq: 2, Tool: "nope", Arguments: json.RawMessage(`{}`), Done: true, Code: "UNKNOWN_TOOL", Message: "no"},
 			{Seq: 3, Tool: "echo", Arguments: json.RawMessage(`{}`)},
@@ -125,7 +126,7 @@ func FuzzDecodeRecording(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	if _, err := ptc.DecodeRecording(b); err != nil {
+	if _, err := recording.Decode(b); err != nil {
 		f.Fatal(err)
 	}
 	f.Add(b)
@@ -134,9 +135,9 @@ func FuzzDecodeRecording(f *testing.F) {
 	f.Add([]byte(`{"version":1,"calls":[{"seq":1,"content":[{"type":"image","sha256":"00"}]}],"seed":"` + strings.Repeat("0", 64) + `"}`))
 	bare := newFixture(f, host.Limits{})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		rec, err := ptc.DecodeRecording(b)
+		rec, err := recording.Decode(b)
 		if err != nil {
-			if !errors.Is(err, ptc.ErrRecording) {
+			if !errors.Is(err, recording.ErrUnusable) {
 				t.Fatalf("error does not match ErrRecording: %v", err)
 			}
 			return
@@ -145,7 +146,7 @@ func FuzzDecodeRecording(f *testing.F) {
 		if err != nil {
 			t.Fatalf("an accepted recording does not encode: %v", err)
 		}
-		if _, err := ptc.DecodeRecording(again); err != nil {
+		if _, err := recording.Decode(again); err != nil {
 			t.Fatalf("an accepted recording does not decode again: %v", err)
 		}
 		// An accepted recording replays without a fault of the host's.
@@ -154,7 +155,7 @@ func FuzzDecodeRecording(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if text := ptc.ContentText(r.Content); strings.Contains(text, "panic") || strings.Contains(text, "goroutine ") {
+		if text := registry.PlainText(r.Content); strings.Contains(text, "panic") || strings.Contains(text, "goroutine ") {
 			t.Fatalf("replay faulted: %s", text)
 		}
 	})
@@ -175,7 +176,7 @@ func FuzzResume(f *testing.F) {
 	})
 	r, err := ex.Run(context.Background(), `return await tools.echo({a: 1})`, ptc.RunOptions{SuspendAsks: true})
 	if err != nil || r.Continuation == nil {
-		f.Fatal(err, ptc.ContentText(r.Content))
+		f.Fatal(err, registry.PlainText(r.Content))
 	}
 	altered := bytes.Clone(r.Continuation)
 	altered[10] ^= 1
@@ -197,9 +198,9 @@ func FuzzResume(f *testing.F) {
 		}
 		out, err := ex.Resume(context.Background(), pipeline.Batch{}, c, pipeline.Answer{Approved: true}, ptc.RunOptions{})
 		if err == nil {
-			t.Fatalf("an unsigned continuation was resumed: %s", ptc.ContentText(out.Content))
+			t.Fatalf("an unsigned continuation was resumed: %s", registry.PlainText(out.Content))
 		}
-		if !errors.Is(err, ptc.ErrRecording) {
+		if !errors.Is(err, recording.ErrUnusable) {
 			t.Fatalf("error does not match ErrRecording: %v", err)
 		}
 	})

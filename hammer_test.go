@@ -10,7 +10,6 @@ import (
 
 	"go.uber.org/goleak"
 
-	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
@@ -59,7 +58,7 @@ func TestExecute_hammer(t *testing.T) {
 				want = fmt.Sprint(21 * i)
 			}
 			r := f.runBatch(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCall(code)}})
-			got := ptc.ContentText(r.Content)
+			got := registry.PlainText(r.Content)
 			if i%4 == 2 && got == "Error: code run failed (aborted): cancelled before it started" {
 				return // a loaded machine had not started the program yet
 			}

@@ -56,12 +56,12 @@ func TestHybrid(t *testing.T) {
 		{ID: "5", Name: "lookup", Arguments: json.RawMessage(`{}`)},
 	}})
 	require.Len(t, rs, 5)
-	require.Equal(t, "confirm", ptc.ContentText(rs[0].Content))
-	require.Equal(t, "lookup,either,crunch", ptc.ContentText(rs[1].Content))
-	require.Equal(t, "either", ptc.ContentText(rs[2].Content))
-	require.Equal(t, "UNKNOWN_TOOL: tools.confirm is not callable from programs: the model calls it directly, outside run_code", ptc.ContentText(rs[3].Content))
+	require.Equal(t, "confirm", registry.PlainText(rs[0].Content))
+	require.Equal(t, "lookup,either,crunch", registry.PlainText(rs[1].Content))
+	require.Equal(t, "either", registry.PlainText(rs[2].Content))
+	require.Equal(t, "UNKNOWN_TOOL: tools.confirm is not callable from programs: the model calls it directly, outside run_code", registry.PlainText(rs[3].Content))
 	require.ErrorIs(t, rs[4].Err(), registry.ErrUnknownTool, "a program-only tool is not the model's to call")
-	require.Equal(t, "Error: lookup is callable only from programs: call tools.lookup(...) inside run_code", ptc.ContentText(rs[4].Content))
+	require.Equal(t, "Error: lookup is callable only from programs: call tools.lookup(...) inside run_code", registry.PlainText(rs[4].Content))
 
 	// The native executor: every tool but the program-only ones.
 	n, err := ptc.NewNativeExecutor(h.pipe)
@@ -72,5 +72,5 @@ func TestHybrid(t *testing.T) {
 		{ID: "2", Name: "lookup", Arguments: json.RawMessage(`{}`)},
 	}})
 	require.ErrorIs(t, rs[0].Err(), ptc.ErrProgramOnly)
-	require.Equal(t, "lookup", ptc.ContentText(rs[1].Content))
+	require.Equal(t, "lookup", registry.PlainText(rs[1].Content))
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/registry"
 )
@@ -88,7 +87,7 @@ func TestInfer_program(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r := f.run(t, tt.code)
 			require.False(t, r.IsError, "%s", r.Content)
-			assert.Equal(t, tt.want, ptc.ContentText(r.Content))
+			assert.Equal(t, tt.want, registry.PlainText(r.Content))
 		})
 	}
 }

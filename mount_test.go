@@ -27,7 +27,7 @@ func TestNativeExecutor(t *testing.T) {
 		{ID: "2", Name: "nope", Arguments: json.RawMessage(`{}`)},
 	}})
 	require.Len(t, rs, 2)
-	require.False(t, rs[0].IsError, ptc.ContentText(rs[0].Content))
+	require.False(t, rs[0].IsError, registry.PlainText(rs[0].Content))
 	require.NoError(t, rs[0].Err())
 	require.ErrorIs(t, rs[1].Err(), registry.ErrUnknownTool)
 	_, err = ptc.NewNativeExecutor(nil)
@@ -59,7 +59,7 @@ func TestMounts(t *testing.T) {
 	batch := func(s registry.Scope) pipeline.Batch {
 		return pipeline.Batch{Agent: s, Calls: []pipeline.RawCall{{ID: "1", Name: "x"}}}
 	}
-	text := func(rs []*ptc.Result) string { return ptc.ContentText(rs[0].Content) }
+	text := func(rs []*ptc.Result) string { return registry.PlainText(rs[0].Content) }
 
 	// Nothing mounted: a clear error.
 	rs := m.Execute(context.Background(), batch(agent))

@@ -2,7 +2,6 @@ package ptc
 
 import (
 	"context"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -63,13 +62,6 @@ type Deterministic struct {
 // DefaultStart is a deterministic run's clock when Deterministic.Start is
 // zero: 2000-01-01T00:00:00Z.
 var DefaultStart = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
-
-// seedBytes expands a Deterministic seed into the random source's key.
-func seedBytes(n uint64) [32]byte {
-	var b [32]byte
-	binary.LittleEndian.PutUint64(b[:8], n)
-	return b
-}
 
 // limits returns the executor's limits with the options' overrides.
 func (o RunOptions) limits(base Limits) (Limits, error) {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/recording"
 	"github.com/ptchost/ptc/registry"
 )
 
@@ -187,7 +188,7 @@ func TestRecordingSchema_valid(t *testing.T) {
 			b, err := json.Marshal(r.Recording)
 			require.NoError(t, err)
 			require.NoError(t, validateRecording(sch, b), "%s", b)
-			_, err = ptc.DecodeRecording(b)
+			_, err = recording.Decode(b)
 			require.NoError(t, err)
 		})
 	}

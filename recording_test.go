@@ -16,16 +16,17 @@ import (
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/recording"
 	"github.com/ptchost/ptc/registry"
 )
 
 // roundTrip encodes and decodes a recording, as a file would.
-func roundTrip(t testing.TB, rec *ptc.Recording) *ptc.Recording {
+func roundTrip(t testing.TB, rec *recording.Recording) *recording.Recording {
 	t.Helper()
 	require.NotNil(t, rec)
 	b, err := json.Marshal(rec)
 	require.NoError(t, err)
-	back, err := ptc.DecodeRecording(b)
+	back, err := recording.Decode(b)
 	require.NoError(t, err)
 	return back
 }
@@ -51,14 +52,14 @@ func TestReplay_testdata(t *testing.T) {
 				r, err := newFixture(t, lim, tools...).ex.Run(context.Background(), src, opts)
 				require.NoError(t, err)
 				rec := roundTrip(t, r.Recording)
-				require.Equal(t, ptc.ContentText(r.Content), ptc.ContentText(rec.Content))
+				require.Equal(t, registry.PlainText(r.Content), registry.PlainText(rec.Content))
 
 				bare := newFixture(t, lim)
 				again, err := bare.ex.Replay(context.Background(), rec, ptc.ReplayOptions{})
 				require.NoError(t, err)
 				require.Nil(t, again.Divergence, "%v", again.Divergence)
 				if again.Run.Kind != host.KindTimeout && again.Run.Kind != host.KindMemory {
-					require.Equal(t, ptc.ContentText(r.Content), ptc.ContentText(again.Content))
+					require.Equal(t, registry.PlainText(r.Content), registry.PlainText(again.Content))
 				}
 				require.Equal(t, r.Run.Kind, again.Run.Kind)
 			})
@@ -95,7 +96,7 @@ func recordWeather(t *testing.T, det bool) (*harness, *ptc.Result) {
 	}
 	r, err := f.ex.Run(context.Background(), weatherProgram, opts)
 	require.NoError(t, err)
-	require.False(t, r.IsError, ptc.ContentText(r.Content))
+	require.False(t, r.IsError, registry.PlainText(r.Content))
 	require.Len(t, r.Recording.Calls, 4)
 	return f, r
 }
@@ -106,13 +107,13 @@ func TestReplay_deterministic(t *testing.T) {
 	// whatever order the fan-out's calls came back in live.
 	b, err := f.ex.Run(context.Background(), weatherProgram, ptc.RunOptions{Deterministic: &ptc.Deterministic{Seed: 42}})
 	require.NoError(t, err)
-	require.Contains(t, ptc.ContentText(a.Content), "2000-01-01T00:00:00.")
+	require.Contains(t, registry.PlainText(a.Content), "2000-01-01T00:00:00.")
 	// The durations are real ones, so only the replay repeats them exactly.
 	again, err := f.ex.Replay(context.Background(), roundTrip(t, a.Recording), ptc.ReplayOptions{})
 	require.NoError(t, err)
 	require.Nil(t, again.Divergence)
-	require.Equal(t, ptc.ContentText(a.Content), ptc.ContentText(again.Content))
-	require.Equal(t, strings.Split(ptc.ContentText(a.Content), " ")[1:3], strings.Split(ptc.ContentText(b.Content), " ")[1:3], "same seed, same random numbers")
+	require.Equal(t, registry.PlainText(a.Content), registry.PlainText(again.Content))
+	require.Equal(t, strings.Split(registry.PlainText(a.Content), " ")[1:3], strings.Split(registry.PlainText(b.Content), " ")[1:3], "same seed, same random numbers")
 }
 
 // With a fixed CallTime, a deterministic run does not depend on the tools'
@@ -135,12 +136,12 @@ return order.join(" ")`
 	for i := range 4 {
 		r, err := f.ex.Run(context.Background(), code, opts)
 		require.NoError(t, err)
-		require.False(t, r.IsError, ptc.ContentText(r.Content))
+		require.False(t, r.IsError, registry.PlainText(r.Content))
 		if i == 0 {
-			first = ptc.ContentText(r.Content)
+			first = registry.PlainText(r.Content)
 			require.Equal(t, "1@25 2@25 3@25 4@25 5@25 timer 6@50", first)
 		}
-		require.Equal(t, first, ptc.ContentText(r.Content))
+		require.Equal(t, first, registry.PlainText(r.Content))
 	}
 }
 
@@ -148,12 +149,12 @@ func TestReplay_tampered(t *testing.T) {
 	f, r := recordWeather(t, false)
 	base, err := json.Marshal(r.Recording)
 	require.NoError(t, err)
-	fresh := func() *ptc.Recording {
-		rec, err := ptc.DecodeRecording(base)
+	fresh := func() *recording.Recording {
+		rec, err := recording.Decode(base)
 		require.NoError(t, err)
 		return rec
 	}
-	replay := func(rec *ptc.Recording, opts ptc.ReplayOptions) *ptc.Result {
+	replay := func(rec *recording.Recording, opts ptc.ReplayOptions) *ptc.Result {
 		out, err := f.ex.Replay(context.Background(), rec, opts)
 		require.NoError(t, err)
 		return out
@@ -216,7 +217,7 @@ func TestReplay_tampered(t *testing.T) {
 		rec := fresh()
 		rec.Declarations += "// edited\n"
 		_, err := f.ex.Replay(context.Background(), rec, ptc.ReplayOptions{})
-		require.ErrorIs(t, err, ptc.ErrRecording)
+		require.ErrorIs(t, err, recording.ErrUnusable)
 		require.Contains(t, err.Error(), "declarations do not match")
 	})
 	t.Run("changed tools", func(t *testing.T) {
@@ -229,8 +230,8 @@ func TestReplay_tampered(t *testing.T) {
 	})
 	t.Run("future version", func(t *testing.T) {
 		b := strings.Replace(string(base), `"version":1`, `"version":2`, 1)
-		_, err := ptc.DecodeRecording([]byte(b))
-		require.ErrorIs(t, err, ptc.ErrRecording)
+		_, err := recording.Decode([]byte(b))
+		require.ErrorIs(t, err, recording.ErrUnusable)
 		require.Contains(t, err.Error(), "format version 2; this ptc reads version 1")
 	})
 }
@@ -296,7 +297,7 @@ func TestResume(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, r.Err(), ptc.ErrSuspended)
 	require.NotEmpty(t, r.Continuation)
-	require.Equal(t, &ptc.PendingAsk{Call: 2, Tool: "send", Arguments: json.RawMessage(`{"to":"addr-1"}`), Question: `may the program send {"to":"addr-1"}?`}, r.Pending)
+	require.Equal(t, &recording.PendingAsk{Call: 2, Tool: "send", Arguments: json.RawMessage(`{"to":"addr-1"}`), Question: `may the program send {"to":"addr-1"}?`}, r.Pending)
 	require.EqualValues(t, 1, lookups.Load())
 	require.EqualValues(t, 0, sends.Load())
 
@@ -305,7 +306,7 @@ func TestResume(t *testing.T) {
 	// second ask suspends the run again.
 	r2, err := f.ex.Resume(ctx, pipeline.Batch{}, r.Continuation, pipeline.Answer{Approved: true}, opts)
 	require.NoError(t, err)
-	require.ErrorIs(t, r2.Err(), ptc.ErrSuspended, ptc.ContentText(r2.Content))
+	require.ErrorIs(t, r2.Err(), ptc.ErrSuspended, registry.PlainText(r2.Content))
 	require.Equal(t, 4, r2.Pending.Call)
 	require.EqualValues(t, 2, lookups.Load())
 	require.EqualValues(t, 1, sends.Load())
@@ -313,16 +314,16 @@ func TestResume(t *testing.T) {
 	// Deny the second: it rejects with DENIED, nothing else runs twice.
 	r3, err := f.ex.Resume(ctx, pipeline.Batch{}, r2.Continuation, pipeline.Answer{Approved: false, Reason: "no"}, opts)
 	require.NoError(t, err)
-	require.NoError(t, r3.Err(), ptc.ContentText(r3.Content))
-	require.Contains(t, ptc.ContentText(r3.Content), `["sent", "DENIED"]`)
+	require.NoError(t, r3.Err(), registry.PlainText(r3.Content))
+	require.Contains(t, registry.PlainText(r3.Content), `["sent", "DENIED"]`)
 	require.EqualValues(t, 2, lookups.Load())
 	require.EqualValues(t, 1, sends.Load())
 	// The printed line is the suspended run's: same seed, same numbers.
-	require.Equal(t, strings.Split(ptc.ContentText(r3.Content), "\n")[0], "first addr-1 "+strings.Fields(ptc.ContentText(r3.Content))[2])
+	require.Equal(t, strings.Split(registry.PlainText(r3.Content), "\n")[0], "first addr-1 "+strings.Fields(registry.PlainText(r3.Content))[2])
 
 	// A suspended run's recording is resumed, not replayed.
 	_, err = f.ex.Replay(ctx, roundTrip(t, r.Recording), ptc.ReplayOptions{})
-	require.ErrorIs(t, err, ptc.ErrRecording)
+	require.ErrorIs(t, err, recording.ErrUnusable)
 
 	// A continuation resumes once.
 	_, err = f.ex.Resume(ctx, pipeline.Batch{}, r.Continuation, pipeline.Answer{Approved: true}, opts)
@@ -331,11 +332,11 @@ func TestResume(t *testing.T) {
 	// A tampered one is refused.
 	bad := []byte(strings.Replace(string(r2.Continuation), "A", "B", 1))
 	_, err = f.ex.Resume(ctx, pipeline.Batch{}, bad, pipeline.Answer{Approved: true}, opts)
-	require.ErrorIs(t, err, ptc.ErrRecording)
+	require.ErrorIs(t, err, recording.ErrUnusable)
 	// And one signed with another key.
 	other, _, _ := askFixture(t, []byte("another key, another key, another"))
 	_, err = other.ex.Resume(ctx, pipeline.Batch{}, r2.Continuation, pipeline.Answer{Approved: true}, opts)
-	require.ErrorIs(t, err, ptc.ErrRecording)
+	require.ErrorIs(t, err, recording.ErrUnusable)
 	require.Contains(t, err.Error(), "signature does not verify")
 }
 
@@ -349,7 +350,7 @@ func TestResume_toolsChanged(t *testing.T) {
 	_, err = f.reg.Register(rawTool("newcomer", registry.Parallel, func(context.Context, json.RawMessage) (any, error) { return 1, nil }))
 	require.NoError(t, err)
 	_, err = f.ex.Resume(ctx, pipeline.Batch{}, r.Continuation, pipeline.Answer{Approved: true}, ptc.RunOptions{})
-	require.ErrorIs(t, err, ptc.ErrRecording)
+	require.ErrorIs(t, err, recording.ErrUnusable)
 	require.Contains(t, err.Error(), "the tools changed since the run was suspended")
 }
 
@@ -379,8 +380,8 @@ func TestExecute_approvalTimeNotCounted(t *testing.T) {
 		}}
 	rs, err := f.ex.ExecuteWith(context.Background(), b, ptc.RunOptions{Limits: ptc.Limits{Timeout: 500 * time.Millisecond}})
 	require.NoError(t, err)
-	require.NoError(t, rs[0].Err(), ptc.ContentText(rs[0].Content))
-	require.Equal(t, "sent", ptc.ContentText(rs[0].Content))
+	require.NoError(t, rs[0].Err(), registry.PlainText(rs[0].Content))
+	require.Equal(t, "sent", registry.PlainText(rs[0].Content))
 	require.EqualValues(t, 1, sends.Load())
 	require.Equal(t, 1, asked)
 }
@@ -391,7 +392,7 @@ func BenchmarkReplay(b *testing.B) {
 	const code = `for (let i = 0; i < 1000; i++) await tools.echo({i, name: "x", tags: [1, 2]}); return "done"`
 	r, err := f.ex.Run(context.Background(), code, ptc.RunOptions{Record: true})
 	if err != nil || r.IsError {
-		b.Fatal(err, ptc.ContentText(r.Content))
+		b.Fatal(err, registry.PlainText(r.Content))
 	}
 	rec := roundTrip(b, r.Recording)
 	bare := newFixture(b, host.Limits{})
@@ -407,7 +408,7 @@ func BenchmarkReplay(b *testing.B) {
 		for b.Loop() {
 			out := f.run(b, code)
 			if out.IsError {
-				b.Fatal(ptc.ContentText(out.Content))
+				b.Fatal(registry.PlainText(out.Content))
 			}
 		}
 	})
@@ -439,7 +440,7 @@ func BenchmarkResume(b *testing.B) {
 			}}
 		for b.Loop() {
 			if r := ex.Execute(ctx, batch)[0]; r.IsError {
-				b.Fatal(ptc.ContentText(r.Content))
+				b.Fatal(registry.PlainText(r.Content))
 			}
 		}
 	})
@@ -451,7 +452,7 @@ func BenchmarkResume(b *testing.B) {
 				for range 64 {
 					r, err := ex.Run(ctx, code, ptc.RunOptions{SuspendAsks: true})
 					if err != nil || r.Continuation == nil {
-						b.Fatal(err, ptc.ContentText(r.Content))
+						b.Fatal(err, registry.PlainText(r.Content))
 					}
 					conts = append(conts, r.Continuation)
 				}
@@ -464,7 +465,7 @@ func BenchmarkResume(b *testing.B) {
 		for b.Loop() {
 			r, err := ex.Resume(ctx, pipeline.Batch{}, next(), pipeline.Answer{Approved: true}, ptc.RunOptions{})
 			if err != nil || r.IsError {
-				b.Fatal(err, ptc.ContentText(r.Content))
+				b.Fatal(err, registry.PlainText(r.Content))
 			}
 		}
 	})
@@ -487,11 +488,11 @@ func TestResume_agentScope(t *testing.T) {
 	require.NoError(t, err)
 	require.ErrorIs(t, rs[0].Err(), ptc.ErrSuspended)
 	_, err = f.ex.Resume(ctx, pipeline.Batch{}, rs[0].Continuation, pipeline.Answer{Approved: true}, ptc.RunOptions{})
-	require.ErrorIs(t, err, ptc.ErrRecording)
+	require.ErrorIs(t, err, recording.ErrUnusable)
 	require.Contains(t, err.Error(), `suspended for agent scope`)
 	r, err := f.ex.Resume(ctx, pipeline.Batch{Agent: mailer}, rs[0].Continuation, pipeline.Answer{Approved: true}, ptc.RunOptions{})
 	require.NoError(t, err)
-	require.Equal(t, "sent by the agent's tool", ptc.ContentText(r.Content))
+	require.Equal(t, "sent by the agent's tool", registry.PlainText(r.Content))
 	require.EqualValues(t, 1, agentSends.Load())
 	require.EqualValues(t, 0, deploymentSends.Load())
 }
@@ -523,8 +524,8 @@ func TestResume_inFlightCallFinishes(t *testing.T) {
 	require.True(t, r.Recording.Calls[0].Done, "the fetch in flight finished and was recorded")
 	r2, err := f.ex.Resume(ctx, pipeline.Batch{}, r.Continuation, pipeline.Answer{Approved: true}, ptc.RunOptions{})
 	require.NoError(t, err)
-	require.NoError(t, r2.Err(), ptc.ContentText(r2.Content))
-	require.Equal(t, `["page", "sent"]`, ptc.ContentText(r2.Content))
+	require.NoError(t, r2.Err(), registry.PlainText(r2.Content))
+	require.Equal(t, `["page", "sent"]`, registry.PlainText(r2.Content))
 	require.EqualValues(t, 1, fetches.Load(), "fetch was not made again")
 	require.EqualValues(t, 1, sends.Load())
 }
@@ -550,11 +551,11 @@ func TestExecute_approvalTimeWithQueuedCall(t *testing.T) {
 			}
 			rs, err := f.ex.ExecuteWith(context.Background(), b, opts)
 			require.NoError(t, err)
-			require.NoError(t, rs[0].Err(), ptc.ContentText(rs[0].Content))
+			require.NoError(t, rs[0].Err(), registry.PlainText(rs[0].Content))
 			want := `[["sent", "addr-1"], `
-			require.True(t, strings.HasPrefix(ptc.ContentText(rs[0].Content), want), ptc.ContentText(rs[0].Content))
+			require.True(t, strings.HasPrefix(registry.PlainText(rs[0].Content), want), registry.PlainText(rs[0].Content))
 			if det {
-				require.Contains(t, ptc.ContentText(rs[0].Content), "true]", "the virtual clock did not move by the approval")
+				require.Contains(t, registry.PlainText(rs[0].Content), "true]", "the virtual clock did not move by the approval")
 			}
 			require.EqualValues(t, 1, sends.Load())
 		})
@@ -572,14 +573,14 @@ func TestReplay_cutRun(t *testing.T) {
 	defer cancel()
 	r, err := f.ex.Run(ctx, `console.log(await tools.echo({a: 1})); await tools.slow({})`, ptc.RunOptions{Record: true})
 	require.NoError(t, err)
-	require.Equal(t, host.KindAborted, r.Run.Kind, ptc.ContentText(r.Content))
+	require.Equal(t, host.KindAborted, r.Run.Kind, registry.PlainText(r.Content))
 	began := time.Now()
 	again, err := newFixture(t, host.Limits{}).ex.Replay(context.Background(), roundTrip(t, r.Recording), ptc.ReplayOptions{})
 	require.NoError(t, err)
 	require.Less(t, time.Since(began), 5*time.Second)
 	require.Nil(t, again.Divergence, "%v", again.Divergence)
 	require.Equal(t, host.KindAborted, again.Run.Kind)
-	require.Equal(t, ptc.ContentText(r.Content), ptc.ContentText(again.Content))
+	require.Equal(t, registry.PlainText(r.Content), registry.PlainText(again.Content))
 }
 
 func TestNew_shortContinuationKey(t *testing.T) {

@@ -43,7 +43,7 @@ func TestExecute_undeliverableValues(t *testing.T) {
 		const out = [];
 		for (const n of ["nan", "big", "badraw"]) { try { await tools[n]({}); out.push(n + " ok") } catch (e) { out.push(n + " " + e.code) } }
 		return out.join("\n")`)
-	require.Equal(t, "nan TOOL_FAILED\nbig TOOL_FAILED\nbadraw TOOL_FAILED", ptc.ContentText(r.Content))
+	require.Equal(t, "nan TOOL_FAILED\nbig TOOL_FAILED\nbadraw TOOL_FAILED", registry.PlainText(r.Content))
 	require.Len(t, r.Subcalls, 3)
 	for _, sc := range r.Subcalls {
 		require.False(t, sc.OK, sc.Tool)
@@ -60,7 +60,7 @@ func TestExecute_unawaitedSubcalls(t *testing.T) {
 	f := newFixture(t, host.Limits{}, imageTool("pic", func(json.RawMessage) any { return "p" }))
 	for range 20 {
 		r := f.run(t, `tools.pic({}); tools.pic({}); return "done"`)
-		require.Equal(t, "done\nImage from pic (call 1):\n[image image/png 3 bytes]\nImage from pic (call 2):\n[image image/png 3 bytes]", ptc.ContentText(r.Content))
+		require.Equal(t, "done\nImage from pic (call 1):\n[image image/png 3 bytes]\nImage from pic (call 2):\n[image image/png 3 bytes]", registry.PlainText(r.Content))
 		require.Len(t, r.Subcalls, 2)
 		require.Equal(t, 2, r.Run.Subcalls)
 		for _, sc := range r.Subcalls {
@@ -68,7 +68,7 @@ func TestExecute_unawaitedSubcalls(t *testing.T) {
 		}
 	}
 	r := f.run(t, `const p = tools.pic({}); tools.pic({}); await p; return "done"`)
-	require.Equal(t, "done\nImage from pic (call 1):\n[image image/png 3 bytes]\nImage from pic (call 2):\n[image image/png 3 bytes]", ptc.ContentText(r.Content))
+	require.Equal(t, "done\nImage from pic (call 1):\n[image image/png 3 bytes]\nImage from pic (call 2):\n[image image/png 3 bytes]", registry.PlainText(r.Content))
 }
 
 // Cancellation while a serial call waits behind parallel ones: the running
@@ -90,7 +90,7 @@ func TestExecute_cancelWhileQueued(t *testing.T) {
 		runCall(`return 1`),
 	}})
 	require.Len(t, rs, 2)
-	require.Equal(t, "Error: code run failed (aborted): cancelled by the caller", ptc.ContentText(rs[0].Content))
+	require.Equal(t, "Error: code run failed (aborted): cancelled by the caller", registry.PlainText(rs[0].Content))
 	// The calls the program started after the cancellation (it may have
 	// been quicker than the program) never existed; every call that did is
 	// recorded.
@@ -103,7 +103,7 @@ func TestExecute_cancelWhileQueued(t *testing.T) {
 		}
 		require.Equal(t, want, sc.Outcome.Code(), "call %d", sc.N)
 	}
-	require.Equal(t, "Error: code run failed (aborted): cancelled before it started", ptc.ContentText(rs[1].Content))
+	require.Equal(t, "Error: code run failed (aborted): cancelled before it started", registry.PlainText(rs[1].Content))
 }
 
 func TestExecute_runCodeAsk(t *testing.T) {
@@ -117,7 +117,7 @@ func TestExecute_runCodeAsk(t *testing.T) {
 		return pipeline.Answer{Approved: true}, nil
 	}
 	r := f.runBatch(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{runCall(`return 1`)}, Approver: approver})
-	require.Equal(t, "1", ptc.ContentText(r.Content))
+	require.Equal(t, "1", registry.PlainText(r.Content))
 	require.Equal(t, []string{"run this program?"}, asked)
 }
 
@@ -154,13 +154,13 @@ func TestExecute_deterministicClockAndRandom(t *testing.T) {
 	require.NoError(t, err)
 	b, err := ex.Run(context.Background(), code, opts)
 	require.NoError(t, err)
-	require.False(t, a.IsError, ptc.ContentText(a.Content))
-	require.Contains(t, ptc.ContentText(a.Content), "2026-12-02T12:00:00.000Z")
-	require.Equal(t, ptc.ContentText(a.Content), ptc.ContentText(b.Content), "a replay sees the same clock and random numbers")
+	require.False(t, a.IsError, registry.PlainText(a.Content))
+	require.Contains(t, registry.PlainText(a.Content), "2026-12-02T12:00:00.000Z")
+	require.Equal(t, registry.PlainText(a.Content), registry.PlainText(b.Content), "a replay sees the same clock and random numbers")
 	opts.Deterministic.Seed = 2
 	c, err := ex.Run(context.Background(), code, opts)
 	require.NoError(t, err)
-	require.NotEqual(t, ptc.ContentText(a.Content), ptc.ContentText(c.Content), "another seed, other numbers")
+	require.NotEqual(t, registry.PlainText(a.Content), registry.PlainText(c.Content), "another seed, other numbers")
 }
 
 // Issue 10: context that post-execute listeners attach to a subcall reached

@@ -12,7 +12,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/fixture"
 	"github.com/ptchost/ptc/pipeline"
@@ -36,7 +35,7 @@ func TestExecute_testdata(t *testing.T) {
 			require.NoError(t, err)
 			fx := newFixture(t, lim, tools...)
 			r := fx.runBatch(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{runCall(src)}})
-			require.Equal(t, string(want), ptc.ContentText(r.Content)+"\n")
+			require.Equal(t, string(want), registry.PlainText(r.Content)+"\n")
 			require.Equal(t, strings.HasPrefix(string(want), "Error: code run failed ("), r.IsError)
 		})
 	}

@@ -13,18 +13,14 @@
 package host_test
 
 import (
-	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"regexp"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"strconv"
 	"strings"
 	"sync"
@@ -37,6 +33,7 @@ import (
 
 	"github.com/ptchost/ptc/guest/quickjs"
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/advtest"
 )
 
 const (
@@ -233,7 +230,7 @@ func TestAdversarialHost(t *testing.T) {
 		}
 		seen[c.name] = true
 	}
-	child := os.Getenv("PTC_ADV_CHILD") == "1"
+	child := advtest.IsChild()
 	mode := os.Getenv("PTC_ADV_ISOLATE")
 	hadvShared(t)
 	for _, c := range cases {
@@ -242,7 +239,7 @@ func TestAdversarialHost(t *testing.T) {
 				if os.Getenv("PTC_ADV_PARALLEL") != "" {
 					t.Parallel()
 				}
-				hadvRunChild(t)
+				advtest.RunChild(t, advtest.Cache())
 				return
 			}
 			hadvRun(t, c)
@@ -251,25 +248,12 @@ func TestAdversarialHost(t *testing.T) {
 }
 
 var (
-	hadvMu       sync.Mutex
-	hadvHost     *host.Host
-	hadvCacheDir string
+	hadvMu   sync.Mutex
+	hadvHost *host.Host
 )
 
-func hadvCache() string {
-	if d := os.Getenv("PTC_ADV_CACHE"); d != "" {
-		return d
-	}
-	hadvMu.Lock()
-	defer hadvMu.Unlock()
-	if hadvCacheDir == "" {
-		hadvCacheDir, _ = os.MkdirTemp("", "ptc-hadv-cache-")
-	}
-	return hadvCacheDir
-}
-
 func hadvNew(t *testing.T) *host.Host {
-	h, err := host.New(context.Background(), host.Config{CompilationCacheDir: hadvCache()})
+	h, err := host.New(context.Background(), host.Config{CompilationCacheDir: advtest.Cache()})
 	if errors.Is(err, quickjs.ErrNotBuilt) {
 		t.Skip("guest not built: run make guest")
 	}
@@ -297,81 +281,6 @@ func hadvShared(t *testing.T) *host.Host {
 	}
 	hadvHost = h
 	return h
-}
-
-func hadvRunChild(t *testing.T) {
-	kill := 30 * time.Second
-	if d, err := time.ParseDuration(os.Getenv("PTC_ADV_KILL")); err == nil && d > 0 {
-		kill = d
-	}
-	var pat []string
-	for _, p := range strings.Split(t.Name(), "/") {
-		pat = append(pat, "^"+regexp.QuoteMeta(p)+"$")
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), kill)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, os.Args[0], "-test.run="+strings.Join(pat, "/"), "-test.v", "-test.count=1", "-test.timeout=10m")
-	cmd.Env = append(os.Environ(), "PTC_ADV_CHILD=1", "PTC_ADV_CACHE="+hadvCache())
-	cmd.WaitDelay = 5 * time.Second
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	start := time.Now()
-	err := cmd.Run()
-	wall := time.Since(start)
-	var lines []string
-	var beats []int64
-	sc := bufio.NewScanner(bytes.NewReader(out.Bytes()))
-	sc.Buffer(make([]byte, 1<<20), 16<<20)
-	for sc.Scan() {
-		l := sc.Text()
-		if rest, ok := strings.CutPrefix(l, "ADV-HB "); ok {
-			if ms, err := strconv.ParseInt(rest, 10, 64); err == nil {
-				beats = append(beats, ms)
-			}
-			continue
-		}
-		lines = append(lines, l)
-	}
-	var gap time.Duration
-	for i := 1; i < len(beats); i++ {
-		gap = max(gap, time.Duration(beats[i]-beats[i-1])*time.Millisecond)
-	}
-	if ctx.Err() != nil && len(beats) > 0 {
-		gap = max(gap, time.Since(time.UnixMilli(beats[len(beats)-1])))
-	}
-	for _, l := range lines {
-		if i := strings.Index(l, "ADV "); i >= 0 {
-			t.Log(l[i:])
-		}
-	}
-	text := strings.Join(lines, "\n")
-	switch {
-	case ctx.Err() != nil:
-		t.Errorf("ADV-VERDICT killed: no verdict within %v; longest heartbeat gap %v (a gap means the whole process was frozen)", kill, gap.Round(time.Millisecond))
-	case err == nil:
-		t.Logf("child passed in %v; longest heartbeat gap %v", wall.Round(time.Millisecond), gap.Round(time.Millisecond))
-	case strings.Contains(text, "--- FAIL") && !strings.Contains(text, "panic:") && !strings.Contains(text, "SIG"):
-		var fails []string
-		for _, l := range lines {
-			if strings.Contains(l, "_test.go:") && !strings.Contains(l, "ADV ") {
-				fails = append(fails, strings.TrimSpace(l))
-			}
-		}
-		t.Errorf("child failed (wall %v, heartbeat gap %v):\n%s", wall.Round(time.Millisecond), gap.Round(time.Millisecond), strings.Join(fails, "\n"))
-	default:
-		i := strings.Index(text, "panic:")
-		if j := strings.Index(text, "SIG"); i < 0 || (j >= 0 && j < i) {
-			i = j
-		}
-		if i < 0 {
-			i = max(0, len(text)-3000)
-		}
-		crash := text[i:]
-		if len(crash) > 3000 {
-			crash = crash[:3000]
-		}
-		t.Errorf("ADV-VERDICT crashed: child process died (%v) after %v:\n%s", err, wall.Round(time.Millisecond), crash)
-	}
 }
 
 // hadvBystander runs `return 1+1` in a loop on the shared host.
@@ -434,51 +343,12 @@ func (b *hadvBystander) finish(since time.Time) (progressed, stopped bool) {
 	return progressed, stopped
 }
 
-var hadvSTWNames = []string{"/sched/pauses/stopping/gc:seconds", "/sched/pauses/stopping/other:seconds", "/sched/pauses/total/gc:seconds"}
-
-func hadvReadSTW() []metrics.Sample {
-	s := make([]metrics.Sample, len(hadvSTWNames))
-	for i, n := range hadvSTWNames {
-		s[i].Name = n
-	}
-	metrics.Read(s)
-	return s
-}
-
-func hadvMaxNewPause(before, after []metrics.Sample) time.Duration {
-	var worst time.Duration
-	for i := range after {
-		if after[i].Value.Kind() != metrics.KindFloat64Histogram || before[i].Value.Kind() != metrics.KindFloat64Histogram {
-			continue
-		}
-		a, b := after[i].Value.Float64Histogram(), before[i].Value.Float64Histogram()
-		for j := len(a.Counts) - 1; j >= 0; j-- {
-			if j < len(b.Counts) && a.Counts[j] > b.Counts[j] {
-				if lo := a.Buckets[j]; lo > 0 {
-					worst = max(worst, time.Duration(lo*float64(time.Second)))
-				}
-				break
-			}
-		}
-	}
-	return worst
-}
-
 func hadvRun(t *testing.T, c hadvCase) {
 	shared := hadvShared(t)
-	if os.Getenv("PTC_ADV_CHILD") == "1" {
+	if advtest.IsChild() {
 		stop := make(chan struct{})
 		defer close(stop)
-		go func() {
-			for {
-				fmt.Fprintf(os.Stderr, "ADV-HB %d\n", time.Now().UnixMilli())
-				select {
-				case <-stop:
-					return
-				case <-time.After(100 * time.Millisecond):
-				}
-			}
-		}()
+		go advtest.Heartbeat(stop)
 	}
 	baseline := goleak.IgnoreCurrent()
 	h := shared
@@ -539,7 +409,7 @@ func hadvRun(t *testing.T, c hadvCase) {
 			}
 		}
 	}()
-	stw0 := hadvReadSTW()
+	stw0 := advtest.ReadSTW()
 
 	if c.close == "before" {
 		cctx, cancel := context.WithTimeout(context.Background(), c.grace)
@@ -631,7 +501,7 @@ collect:
 	case <-time.After(c.grace + hadvSlack + 10*time.Second):
 		t.Errorf("Host.Close did not return")
 	}
-	stw1 := hadvReadSTW()
+	stw1 := advtest.ReadSTW()
 	progressed, stopped := bys.finish(start)
 	close(probeStop)
 	select {
@@ -639,7 +509,7 @@ collect:
 	case <-time.After(15 * time.Second):
 		t.Errorf("the GC probe is stuck: the process cannot stop the world")
 	}
-	stw := hadvMaxNewPause(stw0, stw1)
+	stw := advtest.MaxNewPause(stw0, stw1)
 	bys.mu.Lock()
 	bysRuns, bysSlow, bysFail := bys.runs, bys.slowest, bys.failures
 	bys.mu.Unlock()

@@ -25,6 +25,9 @@ const (
 	KindOutputLimit  Kind = "output_limit"
 	KindSubcallLimit Kind = "subcall_limit"
 	KindInternal     Kind = "internal"
+	// KindSuspended is the kind of a run its executor suspended for an
+	// approval: never Run's own, never shown to the model.
+	KindSuspended Kind = "suspended"
 )
 
 // TruncationMarker is the line appended to captured output cut at the limit.

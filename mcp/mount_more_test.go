@@ -195,8 +195,8 @@ const again = await tools.ev__echo({message: "back"});
 return {first, again};`)
 	<-killed
 	require.Less(t, time.Since(start), 10*time.Second, "the dead server's call fails at once, not at the timeout")
-	require.False(t, r.IsError, ptc.ContentText(r.Content))
-	text := ptc.ContentText(r.Content)
+	require.False(t, r.IsError, registry.PlainText(r.Content))
+	text := registry.PlainText(r.Content)
 	require.Contains(t, text, "TOOL_FAILED: MCP server ev exited during the call")
 	require.Contains(t, text, `"again": "Echo: back"`, "the next call restarted it")
 	require.Equal(t, 1, f.mc.Restarts())
@@ -318,8 +318,8 @@ func TestMount_everythingOverHTTP(t *testing.T) {
 	defer ex.Close(context.Background())
 	args2, _ := json.Marshal(map[string]string{"code": `const [a, b] = await Promise.all([tools.ev__get_sum({a: 1, b: 2}), tools.ev__echo({message: "http"})]); return a + " / " + b`})
 	r := ex.Execute(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{{ID: "1", Name: ptc.ToolName, Arguments: args2}}})[0]
-	require.False(t, r.IsError, ptc.ContentText(r.Content))
-	require.Equal(t, "The sum of 1 and 2 is 3. / Echo: http", ptc.ContentText(r.Content))
+	require.False(t, r.IsError, registry.PlainText(r.Content))
+	require.Equal(t, "The sum of 1 and 2 is 3. / Echo: http", registry.PlainText(r.Content))
 	t.Logf("ran after %v", time.Since(deadline.Add(-20*time.Second)))
 }
 

@@ -90,13 +90,13 @@ func TestMount_tools(t *testing.T) {
 	}
 	echo, ok := reg.Get("ev__echo", registry.Scope{}, nil)
 	require.True(t, ok)
-	require.Contains(t, string(echo.Parameters().Raw()), `"message"`)
+	require.Contains(t, string(echo.Schema().Parameters), `"message"`)
 	sum, _ := reg.Get("ev__get-structured-content", registry.Scope{}, nil)
 	require.NotNil(t, sum.OutputSchema(), "outputSchema types the SDK")
 	// The schema as the server wrote it, not as the SDK's map re-encodes it:
 	// the declarations list the properties in the server's order.
 	ann, _ := reg.Get("ev__get-annotated-message", registry.Scope{}, nil)
-	raw := string(ann.Parameters().Raw())
+	raw := string(ann.Schema().Parameters)
 	require.Less(t, strings.Index(raw, `"messageType"`), strings.Index(raw, `"includeImage"`), raw)
 }
 
@@ -143,8 +143,8 @@ const [a, b, c] = await Promise.all([
 console.log(a, b, c);
 const w = await tools["ev__get-structured-content"]({location: "New York"});
 return w.temperature;`)
-	require.False(t, r.IsError, ptc.ContentText(r.Content))
-	text := ptc.ContentText(r.Content)
+	require.False(t, r.IsError, registry.PlainText(r.Content))
+	text := registry.PlainText(r.Content)
 	require.Contains(t, text, "Echo: x")
 	require.Contains(t, text, "33")
 	require.Len(t, r.Subcalls, 4)
@@ -153,7 +153,7 @@ return w.temperature;`)
 func TestMount_image(t *testing.T) {
 	f := newFixture(t, host.Limits{}, mcp.MountOptions{})
 	r := f.run(t, `const r = await tools["ev__get-tiny-image"]({}); return typeof r;`)
-	require.False(t, r.IsError, ptc.ContentText(r.Content))
+	require.False(t, r.IsError, registry.PlainText(r.Content))
 	i := slices.IndexFunc(r.Content, func(p registry.Part) bool { return p.Type == registry.PartImage })
 	require.Positive(t, i, "the image comes back as context")
 	require.Equal(t, "Image from ev__get-tiny-image (call 1):", r.Content[i-1].Text)
@@ -165,9 +165,9 @@ func TestMount_timeout(t *testing.T) {
 	r := f.run(t, `return await tools["ev__trigger-long-running-operation"]({duration: 30, steps: 30});`)
 	require.True(t, r.IsError)
 	require.Less(t, time.Since(start), 10*time.Second)
-	require.Contains(t, ptc.ContentText(r.Content), "timeout")
+	require.Contains(t, registry.PlainText(r.Content), "timeout")
 	// The server survived the cancellation (or was restarted): it answers.
 	r = f.run(t, `return (await tools.ev__echo({message: "still here"}));`)
-	require.False(t, r.IsError, ptc.ContentText(r.Content))
-	require.Contains(t, ptc.ContentText(r.Content), "Echo: still here")
+	require.False(t, r.IsError, registry.PlainText(r.Content))
+	require.Contains(t, registry.PlainText(r.Content), "Echo: still here")
 }

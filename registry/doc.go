@@ -26,7 +26,7 @@
 // unless tagged omitempty or omitzero, and types the tags cannot describe
 // (enums, defaults) take their schema from [InferOptions].TypeSchemas.
 // [SchemaFor] returns one type's schema. Inferred schemas are raw JSON
-// Schema ([KindRaw]), read by the projection, validation and sdkgen as any
+// Schema ([kindRaw]), read by the projection, validation and sdkgen as any
 // other.
 //
 // # Defaults
@@ -42,7 +42,7 @@
 //
 // The schema DSL ([String], [Number], [Integer], [Boolean], [Null],
 // [Array], [Object], [JSON], [OneOf]) projects to JSON Schema draft 2020-12
-// with [Schema.MarshalJSON]; its read accessors let generators walk it.
+// with [Schema.MarshalJSON], which generators (the SDK, MCP) read.
 // [Define] compiles the projection once with
 // github.com/santhosh-tekuri/jsonschema/v6. [Tool.Prepare] parses the
 // arguments (duplicate object keys are rejected), validates them and decodes

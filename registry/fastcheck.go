@@ -23,7 +23,7 @@ const (
 )
 
 type checker struct {
-	kind     Kind
+	kind     schemaKind
 	enum     map[string]struct{} // string-only enum
 	enumAny  bool                // enum with non-string values: undecided
 	items    *checker
@@ -40,7 +40,7 @@ type propChecker struct {
 
 // newChecker compiles a DSL schema; it returns nil for raw schemas.
 func newChecker(s *Schema) *checker {
-	if s == nil || s.kind == KindRaw {
+	if s == nil || s.kind == kindRaw {
 		return nil
 	}
 	c := &checker{kind: s.kind, closed: s.closed}
@@ -79,7 +79,7 @@ func newChecker(s *Schema) *checker {
 
 func (c *checker) check(v any) verdict {
 	switch c.kind {
-	case KindString:
+	case kindString:
 		s, ok := v.(string)
 		if !ok {
 			return reject
@@ -89,11 +89,11 @@ func (c *checker) check(v any) verdict {
 				return reject
 			}
 		}
-	case KindNumber:
+	case kindNumber:
 		if _, ok := v.(json.Number); !ok {
 			return reject
 		}
-	case KindInteger:
+	case kindInteger:
 		n, ok := v.(json.Number)
 		if !ok {
 			return reject
@@ -101,16 +101,16 @@ func (c *checker) check(v any) verdict {
 		if strings.ContainsAny(string(n), ".eE") {
 			return unsure
 		}
-	case KindBoolean:
+	case kindBoolean:
 		if _, ok := v.(bool); !ok {
 			return reject
 		}
-	case KindNull:
+	case kindNull:
 		if v != nil {
 			return reject
 		}
-	case KindJSON:
-	case KindArray:
+	case kindJSON:
+	case kindArray:
 		a, ok := v.([]any)
 		if !ok {
 			return reject
@@ -122,7 +122,7 @@ func (c *checker) check(v any) verdict {
 				}
 			}
 		}
-	case KindObject:
+	case kindObject:
 		m, ok := v.(map[string]any)
 		if !ok {
 			return reject
@@ -145,7 +145,7 @@ func (c *checker) check(v any) verdict {
 		if c.closed && known != len(m) {
 			return reject
 		}
-	case KindOneOf:
+	case kindOneOf:
 		matched := 0
 		for _, vc := range c.variants {
 			switch vc.check(v) {
@@ -164,7 +164,7 @@ func (c *checker) check(v any) verdict {
 	if c.enumAny {
 		return unsure
 	}
-	if c.enum != nil && c.kind != KindString {
+	if c.enum != nil && c.kind != kindString {
 		// A string enum on a non-string kind: only a string could match.
 		if s, ok := v.(string); !ok {
 			return reject

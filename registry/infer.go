@@ -31,7 +31,7 @@ import (
 // gets its schema from opts.TypeSchemas, keyed by type: for example
 // {Type: "string", Enum: []any{"c", "f"}}. opts may be nil.
 //
-// The inferred schemas are raw JSON Schema documents ([KindRaw]): the
+// The inferred schemas are raw JSON Schema documents ([kindRaw]): the
 // projection, sdkgen's declarations and validation read them as they read
 // any other JSON Schema. A schema the spec gives is used as given, and
 // checked against A as [Define] checks it. Errors wrap
@@ -80,7 +80,7 @@ func MustInfer[A, V any](spec Spec[A, V], opts *InferOptions) *Tool {
 }
 
 // SchemaFor returns the JSON Schema of the Go type T as [Infer] infers it,
-// as a [KindRaw] schema. opts may be nil. Errors wrap [ErrInvalidDefinition].
+// as a [kindRaw] schema. opts may be nil. Errors wrap [ErrInvalidDefinition].
 func SchemaFor[T any](opts *InferOptions) (*Schema, error) {
 	return schemaFor(reflect.TypeFor[T](), opts)
 }
@@ -277,13 +277,13 @@ func decodesItself(t reflect.Type) bool {
 // raw schema without a "properties" object.
 func schemaProperties(s *Schema) ([]string, bool) {
 	switch s.kind {
-	case KindObject:
+	case kindObject:
 		names := make([]string, len(s.props))
 		for i, p := range s.props {
 			names[i] = p.name
 		}
 		return names, true
-	case KindRaw:
+	case kindRaw:
 		v, err := parseJSON(s.raw)
 		if err != nil {
 			return nil, false

@@ -8,26 +8,26 @@ import (
 	"strconv"
 )
 
-// Kind names the kind of a [Schema] node.
-type Kind string
+// schemaKind names the kind of a [Schema] node.
+type schemaKind string
 
-// The schema kinds. They are the seed's DSL kinds plus [KindRaw] for a JSON
+// The schema kinds. They are the seed's DSL kinds plus kindRaw for a JSON
 // Schema document given verbatim (for example by an MCP server).
 const (
-	KindString  Kind = "string"
-	KindNumber  Kind = "number"
-	KindInteger Kind = "integer"
-	KindBoolean Kind = "boolean"
-	KindNull    Kind = "null"
-	KindArray   Kind = "array"
-	KindObject  Kind = "object"
-	// KindJSON is the author-only "any JSON value" kind; it projects to an
+	kindString  schemaKind = "string"
+	kindNumber  schemaKind = "number"
+	kindInteger schemaKind = "integer"
+	kindBoolean schemaKind = "boolean"
+	kindNull    schemaKind = "null"
+	kindArray   schemaKind = "array"
+	kindObject  schemaKind = "object"
+	// kindJSON is the author-only "any JSON value" kind; it projects to an
 	// unconstrained schema.
-	KindJSON Kind = "json"
-	// KindOneOf accepts a value that matches exactly one of its variants.
-	KindOneOf Kind = "oneOf"
-	// KindRaw is a JSON Schema document used as given; see [ParseJSONSchema].
-	KindRaw Kind = "raw"
+	kindJSON schemaKind = "json"
+	// kindOneOf accepts a value that matches exactly one of its variants.
+	kindOneOf schemaKind = "oneOf"
+	// kindRaw is a JSON Schema document used as given; see [ParseJSONSchema].
+	kindRaw schemaKind = "raw"
 )
 
 // Schema is one node of the schema DSL. Schemas are immutable: every
@@ -35,12 +35,11 @@ const (
 // so a Schema value can be shared freely between tools and goroutines.
 //
 // Build schemas with [String], [Number], [Integer], [Boolean], [Null],
-// [Array], [Object], [JSON], [OneOf] or [ParseJSONSchema]. The read
-// accessors (Kind, Description, Enum, Default, Items, Properties, Closed,
-// Variants, Raw) let generators such as sdkgen walk a schema; MarshalJSON
-// projects it to its JSON Schema wire form.
+// [Array], [Object], [JSON], [OneOf] or [ParseJSONSchema]. MarshalJSON
+// projects it to its JSON Schema wire form, which is what everything else
+// (validation, the SDK generator, MCP) reads.
 type Schema struct {
-	kind        Kind
+	kind        schemaKind
 	description string
 	enum        []any
 	def         any
@@ -69,51 +68,42 @@ func Optional(name string, s *Schema) Property {
 	return Property{name: name, schema: s}
 }
 
-// Name returns the property's name.
-func (p Property) Name() string { return p.name }
-
-// Schema returns the property's value schema.
-func (p Property) Schema() *Schema { return p.schema }
-
-// Required reports whether the property must be present.
-func (p Property) Required() bool { return p.required }
-
 // String returns a schema accepting any JSON string.
-func String() *Schema { return &Schema{kind: KindString} }
+func String() *Schema { return &Schema{kind: kindString} }
 
 // Number returns a schema accepting any JSON number.
-func Number() *Schema { return &Schema{kind: KindNumber} }
+func Number() *Schema { return &Schema{kind: kindNumber} }
 
 // Integer returns a schema accepting a JSON number with no fractional part.
-func Integer() *Schema { return &Schema{kind: KindInteger} }
+func Integer() *Schema { return &Schema{kind: kindInteger} }
 
 // Boolean returns a schema accepting true or false.
-func Boolean() *Schema { return &Schema{kind: KindBoolean} }
+func Boolean() *Schema { return &Schema{kind: kindBoolean} }
 
 // Null returns a schema accepting only null.
-func Null() *Schema { return &Schema{kind: KindNull} }
+func Null() *Schema { return &Schema{kind: kindNull} }
 
 // JSON returns the author-only schema accepting any JSON value.
-func JSON() *Schema { return &Schema{kind: KindJSON} }
+func JSON() *Schema { return &Schema{kind: kindJSON} }
 
 // Array returns a schema accepting an array whose every element matches
 // items; a nil items accepts any elements.
-func Array(items *Schema) *Schema { return &Schema{kind: KindArray, items: items} }
+func Array(items *Schema) *Schema { return &Schema{kind: kindArray, items: items} }
 
 // Object returns a schema accepting an object with the given properties, in
 // the given order (the order is kept in the projection). Properties not
 // listed are accepted unless the schema is made [Schema.Strict].
 func Object(props ...Property) *Schema {
-	return &Schema{kind: KindObject, props: slices.Clone(props)}
+	return &Schema{kind: kindObject, props: slices.Clone(props)}
 }
 
 // OneOf returns a schema accepting a value that matches exactly one of the
 // variants.
 func OneOf(variants ...*Schema) *Schema {
-	return &Schema{kind: KindOneOf, variants: slices.Clone(variants)}
+	return &Schema{kind: kindOneOf, variants: slices.Clone(variants)}
 }
 
-// ParseJSONSchema returns a [KindRaw] schema holding the JSON Schema document
+// ParseJSONSchema returns a [kindRaw] schema holding the JSON Schema document
 // doc, as an MCP server or a fixture file gives it. The document must be a
 // JSON object or boolean without duplicate keys; it is compiled when a tool
 // using it is defined.
@@ -131,7 +121,7 @@ func ParseJSONSchema(doc []byte) (*Schema, error) {
 	if err := json.Compact(&buf, doc); err != nil {
 		return nil, fmt.Errorf("%w: json schema: %w", ErrInvalidDefinition, err)
 	}
-	return &Schema{kind: KindRaw, raw: buf.Bytes()}, nil
+	return &Schema{kind: kindRaw, raw: buf.Bytes()}, nil
 }
 
 func (s *Schema) clone() *Schema {
@@ -168,38 +158,9 @@ func (s *Schema) WithDefault(v any) *Schema {
 // not list (additionalProperties: false). On other kinds it has no effect.
 func (s *Schema) Strict() *Schema {
 	c := s.clone()
-	c.closed = s.kind == KindObject
+	c.closed = s.kind == kindObject
 	return c
 }
-
-// Kind returns the node's kind.
-func (s *Schema) Kind() Kind { return s.kind }
-
-// Description returns the model-facing description, or "".
-func (s *Schema) Description() string { return s.description }
-
-// Enum returns a copy of the allowed values, or nil when any value of the
-// kind is allowed.
-func (s *Schema) Enum() []any { return slices.Clone(s.enum) }
-
-// Default returns the default value and whether one was set.
-func (s *Schema) Default() (any, bool) { return s.def, s.hasDef }
-
-// Items returns an array schema's element schema; nil means any element.
-func (s *Schema) Items() *Schema { return s.items }
-
-// Properties returns a copy of an object schema's properties in declaration
-// order.
-func (s *Schema) Properties() []Property { return slices.Clone(s.props) }
-
-// Closed reports whether an object schema rejects unlisted properties.
-func (s *Schema) Closed() bool { return s.closed }
-
-// Variants returns a copy of a oneOf schema's variants.
-func (s *Schema) Variants() []*Schema { return slices.Clone(s.variants) }
-
-// Raw returns a copy of a [KindRaw] schema's compact JSON document, or nil.
-func (s *Schema) Raw() json.RawMessage { return bytes.Clone(s.raw) }
 
 // MarshalJSON projects the schema to JSON Schema (draft 2020-12). The output
 // is deterministic: keys appear in a fixed order and object properties in
@@ -224,18 +185,18 @@ func (s *Schema) check(at string, depth int) error {
 		return fmt.Errorf("%w: schema%s nests deeper than %d", ErrInvalidDefinition, at, maxSchemaDepth)
 	}
 	switch s.kind {
-	case KindString, KindNumber, KindInteger, KindBoolean, KindNull, KindJSON:
-	case KindRaw:
+	case kindString, kindNumber, kindInteger, kindBoolean, kindNull, kindJSON:
+	case kindRaw:
 		if len(s.raw) == 0 {
 			return fmt.Errorf("%w: schema%s: empty raw schema", ErrInvalidDefinition, at)
 		}
-	case KindArray:
+	case kindArray:
 		if s.items != nil {
 			if err := s.items.check(at+"/items", depth+1); err != nil {
 				return err
 			}
 		}
-	case KindObject:
+	case kindObject:
 		seen := make(map[string]bool, len(s.props))
 		for _, p := range s.props {
 			if seen[p.name] {
@@ -246,7 +207,7 @@ func (s *Schema) check(at string, depth int) error {
 				return err
 			}
 		}
-	case KindOneOf:
+	case kindOneOf:
 		if len(s.variants) == 0 {
 			return fmt.Errorf("%w: schema%s: oneOf needs at least one variant", ErrInvalidDefinition, at)
 		}
@@ -272,7 +233,7 @@ func (s *Schema) check(at string, depth int) error {
 }
 
 func (s *Schema) appendJSON(b []byte) ([]byte, error) {
-	if s.kind == KindRaw {
+	if s.kind == kindRaw {
 		return append(b, s.raw...), nil
 	}
 	b = append(b, '{')
@@ -287,7 +248,7 @@ func (s *Schema) appendJSON(b []byte) ([]byte, error) {
 	}
 	var err error
 	switch s.kind {
-	case KindJSON, KindOneOf:
+	case kindJSON, kindOneOf:
 	default:
 		key("type")
 		b = strconv.AppendQuote(b, string(s.kind))
@@ -311,14 +272,14 @@ func (s *Schema) appendJSON(b []byte) ([]byte, error) {
 		}
 	}
 	switch s.kind {
-	case KindArray:
+	case kindArray:
 		if s.items != nil {
 			key("items")
 			if b, err = s.items.appendJSON(b); err != nil {
 				return nil, err
 			}
 		}
-	case KindObject:
+	case kindObject:
 		key("properties")
 		b = append(b, '{')
 		var required []string
@@ -348,7 +309,7 @@ func (s *Schema) appendJSON(b []byte) ([]byte, error) {
 			key("additionalProperties")
 			b = append(b, "false"...)
 		}
-	case KindOneOf:
+	case kindOneOf:
 		key("oneOf")
 		b = append(b, '[')
 		for i, v := range s.variants {
@@ -375,13 +336,13 @@ func appendValue(b []byte, v any) ([]byte, error) {
 // hasDefaults reports whether applying defaults can change a value.
 func (s *Schema) hasDefaults() bool {
 	switch s.kind {
-	case KindObject:
+	case kindObject:
 		for _, p := range s.props {
 			if p.schema.hasDef || p.schema.hasDefaults() {
 				return true
 			}
 		}
-	case KindArray:
+	case kindArray:
 		return s.items != nil && s.items.hasDefaults()
 	}
 	return false
@@ -392,7 +353,7 @@ func (s *Schema) hasDefaults() bool {
 // entered: which branch matched is not known here.
 func (s *Schema) applyDefaults(v any) any {
 	switch s.kind {
-	case KindObject:
+	case kindObject:
 		m, ok := v.(map[string]any)
 		if !ok {
 			return v
@@ -404,7 +365,7 @@ func (s *Schema) applyDefaults(v any) any {
 				m[p.name] = p.schema.def
 			}
 		}
-	case KindArray:
+	case kindArray:
 		a, ok := v.([]any)
 		if !ok || s.items == nil {
 			return v

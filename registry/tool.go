@@ -192,7 +192,7 @@ func Define[A, V any](spec Spec[A, V]) (*Tool, error) {
 	if params == nil {
 		params = Object()
 	}
-	if k := params.Kind(); k != KindObject && k != KindRaw {
+	if k := params.kind; k != kindObject && k != kindRaw {
 		return nil, fmt.Errorf("%w: tool %q: parameters must be an object schema, not %s", ErrInvalidDefinition, spec.Name, k)
 	}
 	wire, err := params.MarshalJSON()
@@ -657,7 +657,7 @@ func newDefaults(params *Schema) *defaults {
 		}
 	}
 	switch params.kind {
-	case KindObject:
+	case kindObject:
 		if !params.hasDefaults() {
 			return nil
 		}
@@ -667,7 +667,7 @@ func newDefaults(params *Schema) *defaults {
 			}
 			d.nested = d.nested || p.schema.hasDefaults()
 		}
-	case KindRaw:
+	case kindRaw:
 		doc, err := parseJSON(params.raw)
 		if err != nil {
 			return nil

@@ -116,7 +116,7 @@ func resultContent(p registry.Part) (anthropic.ToolResultBlockParamContentUnion,
 	case p.Type == registry.PartImage:
 		text = "[image " + p.MimeType + " " + strconv.Itoa(len(p.Data)) + " bytes not shown: the API takes JPEG, PNG, GIF and WebP images]"
 	default:
-		text = ptc.ContentText([]registry.Part{p})
+		text = registry.PlainText([]registry.Part{p})
 	}
 	if text == "" {
 		return anthropic.ToolResultBlockParamContentUnion{}, false

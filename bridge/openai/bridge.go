@@ -107,7 +107,7 @@ func text(p registry.Part) string {
 	if p.Type == registry.PartImage {
 		return "[image " + p.MimeType + " " + strconv.Itoa(len(p.Data)) + " bytes not shown: the API takes PNG, JPEG, GIF and WebP images]"
 	}
-	return ptc.ContentText([]registry.Part{p})
+	return registry.PlainText([]registry.Part{p})
 }
 
 // joinText joins the texts of parts, one per line, skipping empty ones.

@@ -45,7 +45,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(3)
 	}
-	fmt.Println(ptc.ContentText(r.Content))
+	fmt.Println(registry.PlainText(r.Content))
 }
 `
 

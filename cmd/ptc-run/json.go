@@ -9,6 +9,7 @@ import (
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/recording"
 	"github.com/ptchost/ptc/registry"
 )
 
@@ -46,10 +47,10 @@ type subcall struct {
 // replayJSON is what replay adds to the --json object: "divergence",
 // null when the replay matched the recording.
 type replayJSON struct {
-	divergence *ptc.Divergence
+	divergence *recording.Divergence
 	// recording is the replayed recording: the durations of the calls it
 	// answered (their Subcall.Outcome is nil) are the recorded ones.
-	recording *ptc.Recording
+	recording *recording.Recording
 }
 
 type divergence struct {
@@ -65,7 +66,7 @@ type callDesc struct {
 	Arguments json.RawMessage `json:"arguments"`
 }
 
-func newCallDesc(c *ptc.CallDesc) *callDesc {
+func newCallDesc(c *recording.CallDesc) *callDesc {
 	if c == nil {
 		return nil
 	}
@@ -122,7 +123,7 @@ func writeResultJSON(w io.Writer, r *ptc.Result, replay *replayJSON) error {
 		if errors.Is(r.Err(), ptc.ErrAborted) {
 			kind = "aborted"
 		}
-		msg, _ := strings.CutPrefix(ptc.ContentText(r.Content[:1]), "Error: code run failed ("+kind+"): ")
+		msg, _ := strings.CutPrefix(registry.PlainText(r.Content[:1]), "Error: code run failed ("+kind+"): ")
 		out.Error = &runError{Kind: kind, Message: msg, Info: r.Outcome.Info()}
 		out.ReturnValue = json.RawMessage("null")
 	}

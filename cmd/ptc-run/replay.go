@@ -11,6 +11,7 @@ import (
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/recording"
 )
 
 // cmdReplay runs a recorded program again with its subcalls answered from
@@ -45,7 +46,7 @@ func cmdReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	if err != nil {
 		return 0, fmt.Errorf("read recording: %w", err)
 	}
-	rec, err := ptc.DecodeRecording(b)
+	rec, err := recording.Decode(b)
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", pos[0], err)
 	}
@@ -63,7 +64,7 @@ func cmdReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	defer closeAll()
 	r, err := ex.Replay(ctx, rec, opts)
 	if err != nil {
-		if errors.Is(err, ptc.ErrRecording) {
+		if errors.Is(err, recording.ErrUnusable) {
 			return 0, fmt.Errorf("%s: %w", pos[0], err)
 		}
 		return 0, err
@@ -140,7 +141,7 @@ func unescapeHTML(b []byte) []byte {
 
 // compactArguments writes a divergent call's arguments on one line: a
 // recording's are as its file has them (--record indents them).
-func compactArguments(c *ptc.CallDesc) {
+func compactArguments(c *recording.CallDesc) {
 	if c == nil {
 		return
 	}

@@ -11,10 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ptchost/ptc/recording"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/stretchr/testify/require"
-
-	"github.com/ptchost/ptc"
 )
 
 const weatherFixture = "../../testdata/tools/weather.json"
@@ -130,7 +129,7 @@ func TestRecordReplay_roundTrip(t *testing.T) {
 			require.True(t, strings.HasSuffix(string(b), "}\n"), "a trailing newline")
 			require.Contains(t, string(b), "city => tools.get_weather", "'>' is not escaped")
 			validateAgainstSchema(t, b)
-			r, err := ptc.DecodeRecording(b)
+			r, err := recording.Decode(b)
 			require.NoError(t, err)
 			require.Len(t, r.Calls, 4)
 			require.Equal(t, c.flags != nil, r.Virtual)

@@ -1,4 +1,3 @@
-// Package jsontext scans JSON text without parsing it.
 package jsontext
 
 import "bytes"

@@ -114,7 +114,7 @@ func FuzzGenerate(f *testing.F) {
 	f.Fuzz(func(t *testing.T, name string, params, output []byte) {
 		tool := Tool{Name: name, Description: name, Parameters: params, Output: output}
 		if s, err := registry.ParseJSONSchema(params); err == nil {
-			tool.Parameters = s.Raw()
+			tool.Parameters, _ = s.MarshalJSON()
 		}
 		if len(output) == 0 {
 			tool.Output = nil

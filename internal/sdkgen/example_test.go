@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/ptchost/ptc/registry"
 	"github.com/ptchost/ptc/internal/sdkgen"
+	"github.com/ptchost/ptc/registry"
 )
 
 type weatherArgs struct {

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/ptchost/ptc/internal/sdkgen"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
-	"github.com/ptchost/ptc/internal/sdkgen"
 )
 
 // The messages a program's failed subcall carries are written for the

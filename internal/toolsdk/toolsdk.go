@@ -1,8 +1,3 @@
-// Package toolsdk holds the SDK a program sees: for one selection of
-// tools, the JavaScript prelude installed in the guest, the TypeScript
-// declarations of run_code's description (fitted to a byte budget), and
-// the texts of the ToolErrors its failed subcalls reject with, written for
-// the model to fix its program. Cache keeps one SDK per tool set and agent.
 package toolsdk
 
 import (
@@ -11,8 +6,8 @@ import (
 	"sync/atomic"
 	"weak"
 
-	"github.com/ptchost/ptc/registry"
 	"github.com/ptchost/ptc/internal/sdkgen"
+	"github.com/ptchost/ptc/registry"
 )
 
 // SDK is the generated SDK of one tool selection: the JS prelude installed

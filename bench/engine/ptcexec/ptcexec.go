@@ -77,7 +77,7 @@ func (s *Sandbox) Run(ctx context.Context, src string) (string, error) {
 		return "", fmt.Errorf("ptcexec: %w", err)
 	}
 	if r.Run == nil {
-		return "", fmt.Errorf("ptcexec: the program did not run: %s", ptc.ContentText(r.Content))
+		return "", fmt.Errorf("ptcexec: the program did not run: %s", registry.PlainText(r.Content))
 	}
 	return string(r.Run.ReturnValue), nil
 }

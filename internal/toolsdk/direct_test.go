@@ -1,4 +1,4 @@
-package ptc
+package toolsdk
 
 import (
 	"encoding/json"
@@ -15,7 +15,7 @@ func TestBadRunArgs(t *testing.T) {
 		{`{"code": `, "run_code takes {code: string}; it was given invalid JSON: put the program in code, as a string"},
 		{``, "run_code takes {code: string}; it was given nothing: put the program in code, as a string"},
 	} {
-		if got := badRunArgs(json.RawMessage(c.args)); got != c.want {
+		if got := BadRunArgs(json.RawMessage(c.args)); got != c.want {
 			t.Errorf("%s:\n got %q\nwant %q", c.args, got, c.want)
 		}
 	}

@@ -1,31 +1,32 @@
-package ptc
+package toolsdk
 
 import (
 	"bytes"
 	"encoding/json"
 	"strings"
-
-	"github.com/ptchost/ptc/registry"
 )
 
 // The texts of the model's own calls that the executor cannot run, written
 // for the model to fix its call, as a program's subcall errors are.
 
-// notDirect is the failure of the model's direct call of name, which is not
-// run_code and not a tool for direct calls: a tool programs may call is
-// named with how to call it; any other name is said not to exist, without
-// saying which scope was searched.
-func (e *Executor) notDirect(name string, agent registry.Scope, set *registry.ToolSet) string {
-	if t, ok := e.pipe.Registry().Get(name, agent, set); ok && t.Callers().Program(true) {
-		return name + " is callable only from programs: call tools." + name + "(...) inside " + ToolName
+// runCode is the name of the tool that runs programs.
+const runCode = "run_code"
+
+// NotDirect is the failure of the model's direct call of name, which is
+// not run_code and not a tool for direct calls: a tool programs may call
+// (forPrograms) is named with how to call it; any other name is said not
+// to exist, without saying which scope was searched.
+func NotDirect(name string, forPrograms bool) string {
+	if forPrograms {
+		return name + " is callable only from programs: call tools." + name + "(...) inside " + runCode
 	}
-	return name + " is not a tool; call " + ToolName + " with a program, which calls tools as tools.NAME(...)"
+	return name + " is not a tool; call " + runCode + " with a program, which calls tools as tools.NAME(...)"
 }
 
-// badRunArgs is the failure of run_code's arguments args: what run_code
+// BadRunArgs is the failure of run_code's arguments args: what run_code
 // takes, what it was given, and what is wrong with it.
-func badRunArgs(args json.RawMessage) string {
-	const takes = ToolName + " takes {code: string}; it was given "
+func BadRunArgs(args json.RawMessage) string {
+	const takes = runCode + " takes {code: string}; it was given "
 	var members map[string]json.RawMessage
 	if err := json.Unmarshal(args, &members); err != nil || members == nil {
 		return takes + jsonKind(args) + ": put the program in code, as a string"

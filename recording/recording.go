@@ -1,4 +1,4 @@
-package ptc
+package recording
 
 import (
 	"bytes"
@@ -12,20 +12,18 @@ import (
 	"time"
 
 	"github.com/ptchost/ptc/host"
-	"github.com/ptchost/ptc/internal/sdkgen"
 	"github.com/ptchost/ptc/registry"
 )
 
-// RecordingVersion is the version of the recording format this package
-// writes. DecodeRecording reads this version and refuses any other, naming
-// it. The format is documented by testdata/recording.schema.json.
-const RecordingVersion = 1
+// Version is the version of the recording format this package writes.
+// Decode reads this version and refuses any other, naming it. The format is documented by testdata/recording.schema.json.
+const Version = 1
 
-// ErrRecording is matched by every error of a recording or continuation
+// ErrUnusable is matched by every error of a recording or continuation
 // that cannot be used: unreadable, of another format version, altered
 // (its declarations do not match their digest, its signature does not
 // verify), or made for other tools.
-var ErrRecording = errors.New("ptc: unusable recording")
+var ErrUnusable = errors.New("ptc: unusable recording")
 
 // Recording is everything a run depended on and what it produced: the
 // program, the SDK it saw, its limits, clock and seed, each subcall with
@@ -35,7 +33,7 @@ var ErrRecording = errors.New("ptc: unusable recording")
 // RunOptions.Record asks for them; their JSON form (MarshalJSON) is
 // versioned and stores each image's bytes once, by sha256.
 type Recording struct {
-	// Version is the format version, RecordingVersion.
+	// Version is the format version, Version.
 	Version int
 	// Program is the program as the model wrote it.
 	Program string
@@ -47,9 +45,9 @@ type Recording struct {
 	// DeclarationBytes is the budget the declarations were fitted to.
 	DeclarationBytes int
 	// Tools are the tools the SDK offered.
-	Tools []RecordedTool
+	Tools []Tool
 	// Limits are the run's limits.
-	Limits Limits
+	Limits host.Limits
 	// Start is the wall-clock instant of the run's clock reading 0;
 	// Virtual reports a deterministic run's virtual clock. Reads and Waits
 	// are the run's trace (host.Trace).
@@ -60,7 +58,7 @@ type Recording struct {
 	// Seed seeds the run's random source (Math.random and crypto).
 	Seed [32]byte
 	// Calls are the program's subcalls in issue order.
-	Calls []RecordedCall
+	Calls []Call
 	// Kind is the run's outcome kind (host.Kind, or "suspended").
 	Kind host.Kind
 	// Content and IsError are the run_code result as the model saw it.
@@ -68,8 +66,8 @@ type Recording struct {
 	IsError bool
 }
 
-// RecordedTool is a tool the recorded program's SDK offered.
-type RecordedTool struct {
+// Tool is a tool the recorded program's SDK offered.
+type Tool struct {
 	Name         string          `json:"name"`
 	Description  string          `json:"description,omitempty"`
 	Parameters   json.RawMessage `json:"parameters,omitempty"`
@@ -77,8 +75,8 @@ type RecordedTool struct {
 	DeferLoading bool            `json:"deferLoading,omitempty"`
 }
 
-// RecordedCall is one recorded subcall.
-type RecordedCall struct {
+// Call is one recorded subcall.
+type Call struct {
 	// Seq numbers the calls from 1 in issue order.
 	Seq int
 	// Tool and Arguments are the call as the program made it.
@@ -107,24 +105,11 @@ type RecordedCall struct {
 // maxRecordedNS bounds a recorded time: a week.
 const maxRecordedNS = int64(7 * 24 * time.Hour)
 
-// declarationsDigest is the hex sha256 of declarations.
-func declarationsDigest(decls string) string {
+// DeclarationsDigest is the hex sha256 of declarations, as
+// Recording.DeclarationsSHA256 holds it.
+func DeclarationsDigest(decls string) string {
 	sum := sha256.Sum256([]byte(decls))
 	return hex.EncodeToString(sum[:])
-}
-
-// sdkgenTools are the recorded tools as the SDK generator takes them.
-func (r *Recording) sdkgenTools() []sdkgen.Tool {
-	out := make([]sdkgen.Tool, len(r.Tools))
-	for i, t := range r.Tools {
-		out[i] = sdkgen.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Output: t.Output, DeferLoading: t.DeferLoading}
-	}
-	return out
-}
-
-// trace is the recording's host trace.
-func (r *Recording) trace() *host.Trace {
-	return &host.Trace{Start: r.Start, Reads: r.Reads, Waits: r.Waits}
 }
 
 // The JSON form.
@@ -135,7 +120,7 @@ type (
 		Declarations       string               `json:"declarations"`
 		DeclarationsSHA256 string               `json:"declarationsSha256"`
 		DeclarationBytes   int                  `json:"declarationBytes"`
-		Tools              []RecordedTool       `json:"tools"`
+		Tools              []Tool               `json:"tools"`
 		Limits             wireLimits           `json:"limits"`
 		Clock              wireClock            `json:"clock"`
 		Seed               string               `json:"seed"`
@@ -212,7 +197,7 @@ func (r *Recording) MarshalJSON() ([]byte, error) {
 		Images: map[string]wireImage{},
 	}
 	if w.Tools == nil {
-		w.Tools = []RecordedTool{}
+		w.Tools = []Tool{}
 	}
 	if w.Clock.Reads == nil {
 		w.Clock.Reads = []int64{}
@@ -272,28 +257,28 @@ func (r *Recording) MarshalJSON() ([]byte, error) {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
 }
 
-// UnmarshalJSON reads the JSON form; see DecodeRecording, which also
+// UnmarshalJSON reads the JSON form; see Decode, which also
 // checks the version and the declarations' digest.
 func (r *Recording) UnmarshalJSON(b []byte) error {
 	var head struct {
 		Version *int `json:"version"`
 	}
 	if err := json.Unmarshal(b, &head); err != nil {
-		return fmt.Errorf("%w: %w", ErrRecording, err)
+		return fmt.Errorf("%w: %w", ErrUnusable, err)
 	}
 	if head.Version == nil {
-		return fmt.Errorf("%w: no format version: not a ptc recording", ErrRecording)
+		return fmt.Errorf("%w: no format version: not a ptc recording", ErrUnusable)
 	}
-	if *head.Version != RecordingVersion {
-		return fmt.Errorf("%w: format version %d; this ptc reads version %d only", ErrRecording, *head.Version, RecordingVersion)
+	if *head.Version != Version {
+		return fmt.Errorf("%w: format version %d; this ptc reads version %d only", ErrUnusable, *head.Version, Version)
 	}
 	var w wireRecording
 	if err := json.Unmarshal(b, &w); err != nil {
-		return fmt.Errorf("%w: %w", ErrRecording, err)
+		return fmt.Errorf("%w: %w", ErrUnusable, err)
 	}
 	seed, err := hex.DecodeString(w.Seed)
 	if err != nil || len(seed) != 32 {
-		return fmt.Errorf("%w: seed is not 32 bytes in hex", ErrRecording)
+		return fmt.Errorf("%w: seed is not 32 bytes in hex", ErrUnusable)
 	}
 	out := Recording{
 		Version: w.Version, Program: w.Program,
@@ -301,7 +286,7 @@ func (r *Recording) UnmarshalJSON(b []byte) error {
 		Tools: w.Tools, Limits: limitsFromWire(w.Limits),
 		Start: w.Clock.Start, Virtual: w.Clock.Virtual, Reads: w.Clock.Reads, Waits: w.Clock.Waits,
 		Kind: host.Kind(w.Result.Kind), IsError: w.Result.IsError,
-		Calls: make([]RecordedCall, len(w.Calls)),
+		Calls: make([]Call, len(w.Calls)),
 	}
 	copy(out.Seed[:], seed)
 	parts := func(raw []json.RawMessage) ([]registry.Part, error) {
@@ -333,25 +318,25 @@ func (r *Recording) UnmarshalJSON(b []byte) error {
 	}
 	for i, c := range w.Calls {
 		if c.Seq != i+1 {
-			return fmt.Errorf("%w: call %d has seq %d; calls are numbered from 1 in order", ErrRecording, i+1, c.Seq)
+			return fmt.Errorf("%w: call %d has seq %d; calls are numbered from 1 in order", ErrUnusable, i+1, c.Seq)
 		}
 		if c.Done && len(c.Arguments) > 0 && !json.Valid(c.Arguments) {
-			return fmt.Errorf("%w: call %d: arguments are not JSON", ErrRecording, c.Seq)
+			return fmt.Errorf("%w: call %d: arguments are not JSON", ErrUnusable, c.Seq)
 		}
-		rc := RecordedCall{Seq: c.Seq, Tool: c.Tool, Arguments: compact(c.Arguments), Done: c.Done, At: c.At, Took: c.Took, OK: c.OK, Value: compact(c.Value), Received: c.Received}
+		rc := Call{Seq: c.Seq, Tool: c.Tool, Arguments: compact(c.Arguments), Done: c.Done, At: c.At, Took: c.Took, OK: c.OK, Value: compact(c.Value), Received: c.Received}
 		if c.Error != nil {
 			rc.Code, rc.Message = c.Error.Code, c.Error.Message
 		}
 		if rc.Content, err = parts(c.Content); err != nil {
-			return fmt.Errorf("%w: call %d: content: %w", ErrRecording, c.Seq, err)
+			return fmt.Errorf("%w: call %d: content: %w", ErrUnusable, c.Seq, err)
 		}
 		if rc.Context, err = parts(c.Context); err != nil {
-			return fmt.Errorf("%w: call %d: context: %w", ErrRecording, c.Seq, err)
+			return fmt.Errorf("%w: call %d: context: %w", ErrUnusable, c.Seq, err)
 		}
 		out.Calls[i] = rc
 	}
 	if out.Content, err = parts(w.Result.Content); err != nil {
-		return fmt.Errorf("%w: result content: %w", ErrRecording, err)
+		return fmt.Errorf("%w: result content: %w", ErrUnusable, err)
 	}
 	*r = out
 	return nil
@@ -370,18 +355,18 @@ func compact(b json.RawMessage) json.RawMessage {
 	return buf.Bytes()
 }
 
-// DecodeRecording reads a recording's JSON form and checks that it can be
-// replayed: its format version is RecordingVersion and its declarations
-// match their digest. Its errors match ErrRecording.
-func DecodeRecording(b []byte) (*Recording, error) {
+// Decode reads a recording's JSON form and checks that it can be
+// replayed: its format version is Version and its declarations
+// match their digest. Its errors match ErrUnusable.
+func Decode(b []byte) (*Recording, error) {
 	var r Recording
 	if err := json.Unmarshal(b, &r); err != nil {
-		if errors.Is(err, ErrRecording) {
+		if errors.Is(err, ErrUnusable) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%w: %w", ErrRecording, err)
+		return nil, fmt.Errorf("%w: %w", ErrUnusable, err)
 	}
-	if err := r.check(); err != nil {
+	if err := r.Check(); err != nil {
 		return nil, err
 	}
 	return &r, nil
@@ -389,25 +374,28 @@ func DecodeRecording(b []byte) (*Recording, error) {
 
 // check refuses a recording that was altered where no replay could tell:
 // its declarations no longer match their digest, or its limits are invalid.
-func (r *Recording) check() error {
-	if declarationsDigest(r.Declarations) != r.DeclarationsSHA256 {
-		return fmt.Errorf("%w: its declarations do not match their sha256 %q: the recording was altered", ErrRecording, r.DeclarationsSHA256)
+// Check reports whether the recording can be replayed: its declarations
+// match their digest, and its limits and times are in range. Its errors
+// match ErrUnusable. Decode checks what it decodes.
+func (r *Recording) Check() error {
+	if DeclarationsDigest(r.Declarations) != r.DeclarationsSHA256 {
+		return fmt.Errorf("%w: its declarations do not match their sha256 %q: the recording was altered", ErrUnusable, r.DeclarationsSHA256)
 	}
 	if err := r.Limits.Validate(); err != nil {
-		return fmt.Errorf("%w: %w", ErrRecording, err)
+		return fmt.Errorf("%w: %w", ErrUnusable, err)
 	}
 	if r.Limits.Subcalls > 0 && len(r.Calls) > r.Limits.Subcalls {
-		return fmt.Errorf("%w: %d calls, over its subcall limit of %d", ErrRecording, len(r.Calls), r.Limits.Subcalls)
+		return fmt.Errorf("%w: %d calls, over its subcall limit of %d", ErrUnusable, len(r.Calls), r.Limits.Subcalls)
 	}
 	for _, c := range r.Calls {
 		if c.At < 0 || c.Took < 0 || c.At > maxRecordedNS || c.Took > maxRecordedNS {
-			return fmt.Errorf("%w: call %d: its time (atNs %d, tookNs %d) is out of range", ErrRecording, c.Seq, c.At, c.Took)
+			return fmt.Errorf("%w: call %d: its time (atNs %d, tookNs %d) is out of range", ErrUnusable, c.Seq, c.At, c.Took)
 		}
 	}
 	return nil
 }
 
-func limitsToWire(l Limits) wireLimits {
+func limitsToWire(l host.Limits) wireLimits {
 	return wireLimits{
 		TimeoutNS: int64(l.Timeout), MemoryBytes: l.MemoryBytes, SourceBytes: l.SourceBytes, StackBytes: l.StackBytes,
 		OutputBytes: l.OutputBytes, Subcalls: l.Subcalls, InFlight: l.InFlight, ResultBytes: l.ResultBytes,
@@ -415,19 +403,19 @@ func limitsToWire(l Limits) wireLimits {
 	}
 }
 
-func limitsFromWire(w wireLimits) Limits {
-	return Limits{
+func limitsFromWire(w wireLimits) host.Limits {
+	return host.Limits{
 		Timeout: time.Duration(w.TimeoutNS), MemoryBytes: w.MemoryBytes, SourceBytes: w.SourceBytes, StackBytes: w.StackBytes,
 		OutputBytes: w.OutputBytes, Subcalls: w.Subcalls, InFlight: w.InFlight, ResultBytes: w.ResultBytes,
 		ErrorBytes: w.ErrorBytes, ArgumentBytes: w.ArgumentBytes, ArgumentDepth: w.ArgumentDepth, Timers: w.Timers,
 	}
 }
 
-// sameJSON reports whether two JSON documents are the same: the same
+// SameJSON reports whether two JSON documents are the same: the same
 // bytes once compacted (the program's arguments are JSON.stringify's,
 // whose member order is the program's), or the same values once decoded,
 // since an encoder may have escaped characters another did not.
-func sameJSON(a, b json.RawMessage) bool {
+func SameJSON(a, b json.RawMessage) bool {
 	var x, y bytes.Buffer
 	if json.Compact(&x, a) == nil && json.Compact(&y, b) == nil && bytes.Equal(x.Bytes(), y.Bytes()) {
 		return true

@@ -1,14 +1,13 @@
-package ptc
+package runner
 
 import (
 	"context"
 	crand "crypto/rand"
-	"encoding/json"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -16,55 +15,77 @@ import (
 	"github.com/ptchost/ptc/internal/admit"
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/recording"
 	"github.com/ptchost/ptc/registry"
 )
 
-// plan is what a batch's runs do beyond running: the options, and for a
+// Plan is what a batch's runs do beyond running: the options, and for a
 // replay or a resume the recording they follow.
-type plan struct {
-	opts RunOptions
-	// src, when set, is the recording a replay or resume follows, and
-	// sdk the SDK its program sees.
-	src *Recording
-	sdk *toolsdk.SDK
-	// program replaces src.Program (Replay with an edited program).
-	program string
-	// live names the tools a replay calls live.
-	live map[string]bool
-	// resume: the call whose ask the decision answers, and the decision.
-	resume   bool
-	pending  int
-	decision pipeline.Answer
+type Plan struct {
+	// Record keeps the run's recording (Settlement.Recording).
+	Record bool
+	// Deterministic, when set, makes the run reproducible.
+	Deterministic *Deterministic
+	// SuspendAsks suspends the run when a subcall's policy asks for
+	// approval; Key signs the continuation.
+	SuspendAsks bool
+	Key         []byte
+	// Src, when set, is the recording a replay or resume follows, and SDK
+	// the SDK its program sees.
+	Src *recording.Recording
+	SDK *toolsdk.SDK
+	// Program replaces Src.Program (a replay with an edited program).
+	Program string
+	// Live names the tools a replay calls live.
+	Live map[string]bool
+	// Resume: Pending is the call whose ask Decision answers.
+	Resume   bool
+	Pending  int
+	Decision pipeline.Answer
+}
+
+// Deterministic is a reproducible run's clock and seed (see
+// ptc.Deterministic; Start is set).
+type Deterministic struct {
+	Start    time.Time
+	Seed     uint64
+	CallTime time.Duration
 }
 
 // session is one run's recording, replay and suspension state.
 type session struct {
-	e     *Executor
-	plan  *plan
-	rep   *report
+	plan  *Plan
+	rep   *Report
 	sdk   *toolsdk.SDK
 	seed  [32]byte
 	order *admit.Queue // the run's admission order, which answered calls skip
 	agent registry.Scope
 	// source and limits are the program the run ran and its limits.
 	source string
-	limits Limits
+	limits host.Limits
 	// bound ends the calls a suspension lets finish: the batch's context,
 	// within the run's time limit.
 	bound context.Context
 
 	mu         sync.Mutex
-	divergence *Divergence
-	suspended  *PendingAsk
+	divergence *recording.Divergence
+	suspended  *recording.PendingAsk
 }
 
-func newSession(e *Executor, pl *plan, rep *report, s *toolsdk.SDK) *session {
-	ss := &session{e: e, plan: pl, rep: rep, sdk: s}
+// SeedBytes expands a deterministic seed into the random source's key.
+func SeedBytes(n uint64) [32]byte {
+	var b [32]byte
+	binary.LittleEndian.PutUint64(b[:8], n)
+	return b
+}
+
+func newSession(pl *Plan, rep *Report, s *toolsdk.SDK) *session {
+	ss := &session{plan: pl, rep: rep, sdk: s}
 	switch {
-	case pl.src != nil:
-		ss.seed = pl.src.Seed
-	case pl.opts.Deterministic != nil:
-		ss.seed = seedBytes(pl.opts.Deterministic.Seed)
+	case pl.Src != nil:
+		ss.seed = pl.Src.Seed
+	case pl.Deterministic != nil:
+		ss.seed = SeedBytes(pl.Deterministic.Seed)
 	default:
 		_, _ = crand.Read(ss.seed[:])
 	}
@@ -72,13 +93,13 @@ func newSession(e *Executor, pl *plan, rep *report, s *toolsdk.SDK) *session {
 }
 
 // active reports whether the run needs a session at all.
-func (pl *plan) active() bool {
-	return pl != nil && (pl.src != nil || pl.opts.Record || pl.opts.Deterministic != nil || pl.opts.SuspendAsks)
+func (pl *Plan) active() bool {
+	return pl != nil && (pl.Src != nil || pl.Record || pl.Deterministic != nil || pl.SuspendAsks)
 }
 
 // records reports whether the run keeps its recording.
-func (pl *plan) records() bool {
-	return pl.src != nil || pl.opts.Record || pl.opts.SuspendAsks
+func (pl *Plan) records() bool {
+	return pl.Src != nil || pl.Record || pl.SuspendAsks
 }
 
 // configure sets up the host program: clock, random source, trace, and
@@ -87,18 +108,15 @@ func (s *session) configure(p *host.Program) {
 	pl := s.plan
 	p.Random = rand.NewChaCha8(s.seed)
 	p.Trace = pl.records()
-	if d := pl.opts.Deterministic; d != nil {
+	if d := pl.Deterministic; d != nil {
 		p.Virtual, p.Start, p.CallTime = true, d.Start, d.CallTime
-		if p.Start.IsZero() {
-			p.Start = DefaultStart
-		}
 	}
-	if src := pl.src; src != nil {
+	if src := pl.Src; src != nil {
 		p.Virtual = src.Virtual
 		p.Start = src.Start
-		p.Replay = src.trace()
+		p.Replay = &host.Trace{Start: src.Start, Reads: src.Reads, Waits: src.Waits}
 		// A replay of a run cut while it waited ends where it was cut.
-		p.Replay.Cut = !pl.resume && (src.Kind == host.KindTimeout || src.Kind == host.KindAborted)
+		p.Replay.Cut = !pl.Resume && (src.Kind == host.KindTimeout || src.Kind == host.KindAborted)
 		p.Answer = s
 		p.Dispatcher = &heldBack{inner: p.Dispatcher, s: s}
 	}
@@ -110,25 +128,25 @@ func (s *session) configure(p *host.Program) {
 // resume answers the ask of.
 func (s *session) Answer(c host.Call) (host.Reply, time.Duration, bool, error) {
 	pl := s.plan
-	src := pl.src
+	src := pl.Src
 	if c.Seq > len(src.Calls) {
-		if pl.resume {
+		if pl.Resume {
 			return host.Reply{}, 0, false, nil
 		}
-		return host.Reply{}, 0, false, s.diverge(&Divergence{Call: c.Seq, Actual: &CallDesc{Tool: c.Name, Arguments: c.Args},
+		return host.Reply{}, 0, false, s.diverge(&recording.Divergence{Call: c.Seq, Actual: &recording.CallDesc{Tool: c.Name, Arguments: c.Args},
 			Reason: "the program made a call the recording does not have"})
 	}
 	rc := src.Calls[c.Seq-1]
-	if rc.Tool != c.Name || !sameJSON(rc.Arguments, c.Args) {
-		return host.Reply{}, 0, false, s.diverge(&Divergence{Call: c.Seq,
-			Expected: &CallDesc{Tool: rc.Tool, Arguments: rc.Arguments},
-			Actual:   &CallDesc{Tool: c.Name, Arguments: c.Args},
+	if rc.Tool != c.Name || !recording.SameJSON(rc.Arguments, c.Args) {
+		return host.Reply{}, 0, false, s.diverge(&recording.Divergence{Call: c.Seq,
+			Expected: &recording.CallDesc{Tool: rc.Tool, Arguments: rc.Arguments},
+			Actual:   &recording.CallDesc{Tool: c.Name, Arguments: c.Args},
 			Reason:   "the program's call differs from the recorded one"})
 	}
-	if !rc.Done || pl.live[rc.Tool] || (pl.resume && c.Seq == pl.pending) {
+	if !rc.Done || pl.Live[rc.Tool] || (pl.Resume && c.Seq == pl.Pending) {
 		return host.Reply{}, 0, false, nil
 	}
-	sc := Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: rc.OK, content: rc.Content, context: rc.Context}
+	sc := Call{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: rc.OK, content: rc.Content, context: rc.Context}
 	reply := host.Reply{Value: rc.Value}
 	if !rc.OK {
 		sc.Code = pipeline.Code(rc.Code)
@@ -142,7 +160,7 @@ func (s *session) Answer(c host.Call) (host.Reply, time.Duration, bool, error) {
 
 // diverge records the first divergence and returns the error that ends
 // the run.
-func (s *session) diverge(d *Divergence) error {
+func (s *session) diverge(d *recording.Divergence) error {
 	s.mu.Lock()
 	if s.divergence == nil {
 		s.divergence = d
@@ -162,12 +180,12 @@ type heldBack struct {
 
 func (h *heldBack) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	pl := h.s.plan
-	if pl.resume || c.Seq > len(pl.src.Calls) || pl.live[c.Name] {
+	if pl.Resume || c.Seq > len(pl.Src.Calls) || pl.Live[c.Name] {
 		return h.inner.Dispatch(ctx, c)
 	}
 	h.s.order.Skip(c.Seq)
 	<-ctx.Done()
-	h.s.rep.add(Subcall{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeAborted})
+	h.s.rep.add(Call{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeAborted})
 	return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeAborted), Message: "the run ended before the call came back"}}
 }
 
@@ -180,14 +198,14 @@ func (s *session) approver(batch pipeline.Approver) pipeline.Approver {
 	pl := s.plan
 	return func(ctx context.Context, inv *pipeline.Invocation, question string) (pipeline.Answer, error) {
 		seq, _ := strconv.Atoi(inv.CallID())
-		if pl.resume && seq == pl.pending {
-			return pl.decision, nil
+		if pl.Resume && seq == pl.Pending {
+			return pl.Decision, nil
 		}
-		if pl.opts.SuspendAsks {
+		if pl.SuspendAsks {
 			s.mu.Lock()
 			first := s.suspended == nil
 			if first {
-				s.suspended = &PendingAsk{Call: seq, Tool: inv.Name(), Arguments: inv.Arguments(), Question: question}
+				s.suspended = &recording.PendingAsk{Call: seq, Tool: inv.Name(), Arguments: inv.Arguments(), Question: question}
 			}
 			s.mu.Unlock()
 			if first {
@@ -226,21 +244,6 @@ func (s *session) shield(ctx context.Context) (context.Context, func()) {
 	}
 }
 
-// recordedMessage is the failure message of a recorded run's content.
-func recordedMessage(src *Recording) string {
-	if len(src.Content) == 0 {
-		return ""
-	}
-	t := src.Content[0].Text
-	if i := strings.Index(t, "): "); i >= 0 {
-		t = t[i+3:]
-	}
-	if i := strings.Index(t, "\n\nCaptured output:"); i >= 0 {
-		t = t[:i]
-	}
-	return t
-}
-
 var (
 	errSuspending = fmt.Errorf("the run is suspended for approval")
 	errNoApprover = fmt.Errorf("approval required and no approver is available")
@@ -248,21 +251,21 @@ var (
 
 // recording assembles the run's recording from its outcome; the result
 // fields are filled when the content is (see Executor.result).
-func (s *session) recording(out *host.Outcome) *Recording {
-	tools := make([]RecordedTool, len(s.sdk.Tools()))
+func (s *session) recording(out *host.Outcome) *recording.Recording {
+	tools := make([]recording.Tool, len(s.sdk.Tools()))
 	for i, t := range s.sdk.Tools() {
-		tools[i] = RecordedTool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Output: t.Output, DeferLoading: t.DeferLoading}
+		tools[i] = recording.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Output: t.Output, DeferLoading: t.DeferLoading}
 	}
 	decls := s.sdk.TypeScript()
-	rec := &Recording{
-		Version: RecordingVersion, Program: s.source,
-		Declarations: decls, DeclarationsSHA256: declarationsDigest(decls), DeclarationBytes: s.sdk.Budget(),
+	rec := &recording.Recording{
+		Version: recording.Version, Program: s.source,
+		Declarations: decls, DeclarationsSHA256: recording.DeclarationsDigest(decls), DeclarationBytes: s.sdk.Budget(),
 		Tools: tools, Limits: s.limits, Seed: s.seed, Kind: out.Kind,
 	}
 	if tr := out.Trace; tr != nil {
 		rec.Start, rec.Reads, rec.Waits = tr.Start, tr.Reads, tr.Waits
 	}
-	rec.Virtual = s.plan.opts.Deterministic != nil || (s.plan.src != nil && s.plan.src.Virtual)
+	rec.Virtual = s.plan.Deterministic != nil || (s.plan.Src != nil && s.plan.Src.Virtual)
 	timing := map[int]host.CallTiming{}
 	if out.Trace != nil {
 		for _, c := range out.Trace.Calls {
@@ -274,16 +277,16 @@ func (s *session) recording(out *host.Outcome) *Recording {
 		received[seq] = true
 	}
 	s.rep.mu.Lock()
-	subcalls := slices.Clone(s.rep.subcalls)
+	subcalls := slices.Clone(s.rep.calls)
 	s.rep.mu.Unlock()
-	slices.SortFunc(subcalls, func(a, b Subcall) int { return a.N - b.N })
+	slices.SortFunc(subcalls, func(a, b Call) int { return a.N - b.N })
 	s.mu.Lock()
 	pending := 0
 	if s.suspended != nil {
 		pending = s.suspended.Call
 	}
 	s.mu.Unlock()
-	bySeq := map[int]Subcall{}
+	bySeq := map[int]Call{}
 	for _, sc := range subcalls {
 		bySeq[sc.N] = sc
 	}
@@ -296,11 +299,11 @@ func (s *session) recording(out *host.Outcome) *Recording {
 		if !ok {
 			// Only a hostile guest's call with arguments that are not JSON
 			// is unnumbered; a gap is never expected.
-			rec.Calls = append(rec.Calls, RecordedCall{Seq: seq})
+			rec.Calls = append(rec.Calls, recording.Call{Seq: seq})
 			continue
 		}
-		rc := RecordedCall{Seq: seq, Tool: sc.Tool, Arguments: sc.Arguments, OK: sc.OK, Received: received[seq],
-			Value: sc.value, Code: string(sc.Code), Message: sc.message, Content: sc.parts(), Context: sc.contextParts()}
+		rc := recording.Call{Seq: seq, Tool: sc.Tool, Arguments: sc.Arguments, OK: sc.OK, Received: received[seq],
+			Value: sc.value, Code: string(sc.Code), Message: sc.message, Content: sc.Parts(), Context: sc.Context()}
 		// A call cut by the run's end (or the ask that suspended it) did
 		// not finish: a replay holds it back, a resume makes it again.
 		// A result the program received is part of what it did, whatever it was.
@@ -316,15 +319,4 @@ func (s *session) recording(out *host.Outcome) *Recording {
 		rec.Calls = append(rec.Calls, rc)
 	}
 	return rec
-}
-
-// PendingAsk is the call whose ask suspended a run.
-type PendingAsk struct {
-	// Call is the call's number in the program (Subcall.N).
-	Call int `json:"call"`
-	// Tool and Arguments are the call.
-	Tool      string          `json:"tool"`
-	Arguments json.RawMessage `json:"arguments"`
-	// Question is the policy's reason for asking.
-	Question string `json:"question"`
 }

@@ -1,0 +1,2 @@
+// Package jsontext scans JSON text without parsing it.
+package jsontext
