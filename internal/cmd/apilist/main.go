@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/printer"
 	"go/token"
@@ -121,49 +122,36 @@ func listModule(root string) (map[string][]string, error) {
 	return out, err
 }
 
-// listPackage lists the exported declarations of the package in dir; nil
-// when dir holds no importable package.
+// listPackage lists the exported declarations of the package in dir, as
+// built for linux/amd64 without tags (go/build picks the files); nil when
+// dir holds no importable package.
 func listPackage(dir, pkg string) ([]string, error) {
-	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, dir, func(fi fs.FileInfo) bool {
-		return !strings.HasSuffix(fi.Name(), "_test.go")
-	}, parser.SkipObjectResolution)
+	ctx := build.Default
+	ctx.GOOS, ctx.GOARCH, ctx.CgoEnabled = "linux", "amd64", false
+	bp, err := ctx.ImportDir(dir, 0)
 	if err != nil {
-		return nil, err
-	}
-	var lines []string
-	for name, p := range pkgs {
-		if name == "main" {
+		var noGo *build.NoGoError
+		if errors.As(err, &noGo) {
 			return nil, nil
 		}
-		for fname, f := range p.Files {
-			if !buildable(f) {
-				continue
-			}
-			_ = fname
-			for _, decl := range f.Decls {
-				lines = append(lines, declLines(fset, pkg, decl)...)
-			}
-		}
+		return nil, err
 	}
-	if len(pkgs) == 0 {
+	if bp.Name == "main" {
 		return nil, nil
+	}
+	fset := token.NewFileSet()
+	var lines []string
+	for _, name := range bp.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, err
+		}
+		for _, decl := range f.Decls {
+			lines = append(lines, declLines(fset, pkg, decl)...)
+		}
 	}
 	slices.Sort(lines)
 	return slices.Compact(lines), nil
-}
-
-// buildable leaves out files built only under tags other platforms or
-// tests use (the listing is of the default linux build).
-func buildable(f *ast.File) bool {
-	for _, c := range f.Comments {
-		for _, l := range c.List {
-			if t, ok := strings.CutPrefix(l.Text, "//go:build "); ok {
-				return !strings.Contains(t, "!linux") && !strings.Contains(t, "soak") && (strings.Contains(t, "linux") || !strings.Contains(t, "windows") && !strings.Contains(t, "darwin"))
-			}
-		}
-	}
-	return true
 }
 
 func declLines(fset *token.FileSet, pkg string, decl ast.Decl) []string {
