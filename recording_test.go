@@ -583,6 +583,29 @@ func TestReplay_cutRun(t *testing.T) {
 	require.Equal(t, registry.PlainText(r.Content), registry.PlainText(again.Content))
 }
 
+// A run cut before it made its first call (its deadline passed while the
+// sandbox started, as on a loaded machine) replays to the same end: the
+// replay's first call is where the recorded run had already stopped, not a
+// divergence.
+func TestReplay_cutBeforeFirstCall(t *testing.T) {
+	f := newFixture(t, host.Limits{Timeout: 20 * time.Second}, echoTool())
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	r, err := f.ex.Run(ctx, `await new Promise(r => setTimeout(r, 10_000)); return await tools.echo({a: 1})`, ptc.RunOptions{Record: true})
+	require.NoError(t, err)
+	require.Equal(t, host.KindAborted, r.Run.Kind, registry.PlainText(r.Content))
+	rec := roundTrip(t, r.Recording)
+	// The recorded run as if its deadline had passed before it waited:
+	// no wait, no call.
+	rec.Program = `return await tools.echo({a: 1})`
+	rec.Reads, rec.Waits, rec.Calls = nil, nil, nil
+	again, err := newFixture(t, host.Limits{}).ex.Replay(context.Background(), rec, ptc.ReplayOptions{})
+	require.NoError(t, err)
+	require.Nil(t, again.Divergence, "%v", again.Divergence)
+	require.Equal(t, host.KindAborted, again.Run.Kind)
+	require.Empty(t, again.Subcalls)
+}
+
 func TestNew_shortContinuationKey(t *testing.T) {
 	f := newFixture(t, host.Limits{})
 	_, err := ptc.New(context.Background(), ptc.Config{Pipeline: f.pipe, Host: sharedHost(t), ContinuationKey: []byte("short")})

@@ -4,6 +4,7 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/abort"
 	"github.com/ptchost/ptc/internal/admit"
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
@@ -132,6 +134,12 @@ func (s *session) Answer(c host.Call) (host.Reply, time.Duration, bool, error) {
 	if c.Seq > len(src.Calls) {
 		if pl.Resume {
 			return host.Reply{}, 0, false, nil
+		}
+		if src.Kind == host.KindTimeout || src.Kind == host.KindAborted {
+			// The recorded run was cut before it made this call (a
+			// deadline can pass before the first wait): the replay ends
+			// here, as the recorded run did.
+			return host.Reply{}, 0, false, errors.New(abort.TraceEnd)
 		}
 		return host.Reply{}, 0, false, s.diverge(&recording.Divergence{Call: c.Seq, Actual: &recording.CallDesc{Tool: c.Name, Arguments: c.Args},
 			Reason: "the program made a call the recording does not have"})
