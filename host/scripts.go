@@ -39,9 +39,9 @@ const intlCompileTimeout = 30 * time.Second
 type scripts struct {
 	code [scriptCount][]byte
 
-	intlOnce sync.Once
-	intlSrc  func() ([]byte, error) // the Intl bundle, read on first use
-	intlErr  error
+	intlMu  sync.Mutex
+	intlSrc func() ([]byte, error) // the Intl bundle, read on first use
+	intlErr error                  // why it cannot be had; then no run tries again
 }
 
 // compileScripts compiles bootstrap, inspect and web for a guest that
@@ -125,24 +125,29 @@ func (h *Host) script(id int32) []byte {
 		return h.scripts.code[id]
 	}
 	s := &h.scripts
-	s.intlOnce.Do(func() {
-		if s.intlSrc == nil {
-			return
-		}
-		src, err := s.intlSrc()
-		if err != nil {
+	s.intlMu.Lock()
+	defer s.intlMu.Unlock()
+	if s.code[scriptIntl] != nil || s.intlSrc == nil || s.intlErr != nil {
+		return s.code[scriptIntl]
+	}
+	src, err := s.intlSrc()
+	if err != nil {
+		s.intlErr = err
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(h.life, intlCompileTimeout)
+	defer cancel()
+	codes, err := h.compileCached(ctx, src)
+	if err != nil {
+		if ctx.Err() == nil {
 			s.intlErr = err
-			return
 		}
-		ctx, cancel := context.WithTimeout(h.life, intlCompileTimeout)
-		defer cancel()
-		codes, err := h.compileCached(ctx, src)
-		if err != nil {
-			s.intlErr = err
-			return
-		}
-		s.code[scriptIntl] = codes[0]
-	})
+		// A compilation cut by its time bound (a machine too busy for
+		// it) is not the bundle's fault: the next run that needs it
+		// tries again instead of every run failing from now on.
+		return nil
+	}
+	s.code[scriptIntl] = codes[0]
 	return s.code[scriptIntl]
 }
 
