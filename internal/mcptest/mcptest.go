@@ -2,12 +2,15 @@ package mcptest
 
 import (
 	"errors"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // Everything returns the command and arguments that start the
@@ -44,13 +47,36 @@ func server(t testing.TB, name string) (node, entry string) {
 	return node, entry
 }
 
-// EverythingHTTP returns the command and arguments that start the
-// "everything" server over streamable HTTP on the port in the environment
-// variable PORT.
-func EverythingHTTP(t testing.TB) (command string, args []string) {
+// StartEverythingHTTP starts the "everything" server in its streamable
+// HTTP mode on a free loopback port, waits until it listens, and returns
+// its MCP endpoint's URL; the server is killed when the test ends.
+func StartEverythingHTTP(t testing.TB) (url string) {
 	t.Helper()
 	node, args := Everything(t)
-	return node, []string{args[0], "streamableHttp"}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close()
+	cmd := exec.Command(node, args[0], "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+port)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err == nil {
+			c.Close()
+			return "http://127.0.0.1:" + port + "/mcp"
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the everything server never listened on port " + port)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // install runs npm ci in dir, under a lock, so that test binaries run in
