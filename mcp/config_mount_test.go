@@ -1,22 +1,17 @@
 package mcp_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -106,44 +101,6 @@ func TestConfig_referenceServers(t *testing.T) {
 	require.False(t, evTool.DeferLoading())
 }
 
-// bearerProxy is a reverse proxy in front of a server that demands
-// "Authorization: Bearer <token>", the token changed by rotate. A request
-// whose body holds rotateOn rotates the token to next before it is
-// checked.
-type bearerProxy struct {
-	token    atomic.Value // string
-	rotateOn string
-	next     string
-	refused  atomic.Int32
-}
-
-func newBearerProxy(t *testing.T, target, token string) (*bearerProxy, string) {
-	t.Helper()
-	u, err := url.Parse(target)
-	require.NoError(t, err)
-	p := &bearerProxy{}
-	p.token.Store(token)
-	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if p.rotateOn != "" && r.Body != nil {
-			body, _ := io.ReadAll(r.Body)
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			if bytes.Contains(body, []byte(p.rotateOn)) {
-				p.token.Store(p.next)
-			}
-		}
-		if r.Header.Get("Authorization") != "Bearer "+p.token.Load().(string) {
-			p.refused.Add(1)
-			w.Header().Set("WWW-Authenticate", `Bearer realm="everything"`)
-			http.Error(w, "unauthorized", http.StatusUnauthorized)
-			return
-		}
-		rp.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	return p, srv.URL + u.Path
-}
-
 // TestConfig_bearerToken: server-everything over streamable HTTP behind a
 // proxy that demands a bearer token. Without the header the mount fails
 // with an error that says credentials are needed; with the token from
@@ -152,7 +109,8 @@ func newBearerProxy(t *testing.T, target, token string) (*bearerProxy, string) {
 // token.
 func TestConfig_bearerToken(t *testing.T) {
 	const token = "tok-3f9a1c-secret"
-	proxy, url := newBearerProxy(t, mcptest.StartEverythingHTTP(t), token)
+	proxy := mcptest.NewBearerProxy(t, mcptest.StartEverythingHTTP(t), token)
+	url := proxy.URL
 
 	reg := registry.New()
 	_, err := mountConfig(t, reg, `{"mcpServers": {"ev": {"url": "`+url+`"}}}`, nil)
@@ -167,11 +125,12 @@ func TestConfig_bearerToken(t *testing.T) {
 	require.Contains(t, err.Error(), "the header Authorization it was sent was refused: set EV_TOKEN to a valid credential")
 	require.NotContains(t, err.Error(), "tok-wrong-value")
 
-	proxy.rotateOn, proxy.next = "rotate-now", "tok-rotated-value"
+	proxy.RotateOn("rotate-now", "tok-rotated-value")
 	cs, err := mountConfig(t, reg, `{"mcpServers": {"ev": {"url": "`+url+`", "headers": {"Authorization": "Bearer ${EV_TOKEN}"}}}}`,
 		map[string]string{"EV_TOKEN": token})
 	require.NoError(t, err)
 	require.Contains(t, cs[0].Tools(), "ev__get-sum")
+	require.True(t, proxy.Sent("Bearer "+token))
 	o := call(t, reg, "ev__get-sum", `{"a": 2, "b": 40}`)
 	require.True(t, o.OK(), registry.PlainText(o.Content()))
 	require.Equal(t, "The sum of 2 and 40 is 42.", registry.PlainText(o.Content()))
