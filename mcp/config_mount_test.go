@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -31,13 +32,13 @@ func lookup(kv map[string]string) func(string) (string, bool) {
 }
 
 // mountConfig reads a config and mounts each of its servers in reg.
-func mountConfig(t *testing.T, reg *registry.Registry, file string, env map[string]string) ([]*mcp.Client, error) {
+func mountConfig(t *testing.T, reg *registry.Registry, file string, env map[string]string, opts ...mcp.MountOptions) ([]*mcp.Client, error) {
 	t.Helper()
 	eps, err := mcp.ReadConfig([]byte(file), mcp.ConfigOptions{LookupEnv: lookup(env)})
 	require.NoError(t, err)
 	var cs []*mcp.Client
 	for _, ep := range eps {
-		c, err := mcp.Mount(context.Background(), reg, ep, mcp.MountOptions{})
+		c, err := mcp.Mount(context.Background(), reg, ep, append(opts, mcp.MountOptions{})[0])
 		if err != nil {
 			return cs, err
 		}
@@ -69,11 +70,14 @@ func TestConfig_referenceServers(t *testing.T) {
   "ev": {"command": ` + q(evNode) + `, "args": ` + q(evArgs) + `,
          "env": {"PTC_GREETING": "${GREETING}", "PTC_LITERAL": "plain"}, "cwd": ` + q(dir) + `},
   "fs": {"command": ` + q(fsNode) + `, "args": ` + q(fsArgs) + `,
-         "tools": ["read_*", "list_*"], "deferLoading": true}
+         "tools": ["read_*", "list_*", "reed_*"], "deferLoading": true}
 }}`
 	reg := registry.New()
-	cs, err := mountConfig(t, reg, file, map[string]string{"GREETING": "hello-from-config"})
+	var logs syncBuffer
+	cs, err := mountConfig(t, reg, file, map[string]string{"GREETING": "hello-from-config"}, mcp.MountOptions{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})
 	require.NoError(t, err)
+	require.Contains(t, logs.String(), `"msg":"mcp tools pattern matches no tool of the server","mcp_server":"fs","pattern":"reed_*"`)
+	require.Equal(t, 1, strings.Count(logs.String(), "matches no tool"))
 
 	o := call(t, reg, "ev__get-env", `{}`)
 	require.True(t, o.OK(), registry.PlainText(o.Content()))

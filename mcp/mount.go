@@ -49,6 +49,16 @@ func (c *Client) errorf(kind error, format string, args ...any) error {
 	return &serverError{kind: kind, msg: c.red.apply(fmt.Sprintf(format, args...))}
 }
 
+// warnUnmatched logs the endpoint's Tools patterns that match none of the
+// listed tools: a typo there would leave the server's tools out silently.
+func (c *Client) warnUnmatched(listed []*sdk.Tool) {
+	for _, p := range c.ep.Tools {
+		if !slices.ContainsFunc(listed, func(t *sdk.Tool) bool { ok, _ := path.Match(p, t.Name); return ok }) {
+			c.log.Warn("mcp tools pattern matches no tool of the server", slog.String("pattern", p))
+		}
+	}
+}
+
 // chosen reports whether the server's tool remote is one of the endpoint's
 // Tools (all are when it names none).
 func (c *Client) chosen(remote string) bool {
@@ -651,6 +661,9 @@ func (c *Client) sync(ctx context.Context, cn *conn, adopting bool) error {
 	c.mu.Unlock()
 	if !adopting && !current {
 		return nil
+	}
+	if adopting {
+		c.warnUnmatched(listed)
 	}
 	seen := make(map[string]string, len(listed)) // registry name → remote name
 	var added, replaced, removed int
