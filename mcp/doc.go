@@ -17,6 +17,19 @@
 // cancelled call reaches the server as notifications/cancelled. A server
 // that exits is restarted on the next call, with a bounded backoff.
 //
+// # Config: the servers people already have
+//
+// [ReadConfig] and [LoadConfig] read the JSON file most MCP hosts share
+// (Claude Desktop's and Cursor's "mcpServers", VS Code's "servers") into
+// endpoints to mount: stdio servers with their environment and working
+// directory, remote ones with the headers sent on every request or an
+// OAuth client-credentials grant ([OAuth]), ${VAR}s read from the
+// environment, and ptc's own choice of each server's tools
+// ([Endpoint.Tools]) and [Endpoint.DeferLoading]. A remote server that
+// answers 401 is [ErrUnavailable] with a message saying which header or
+// variable to set; the values that came from variables, the headers and
+// the OAuth secret never appear in the mount's errors or logs.
+//
 // # Serve: run_code as an MCP server
 //
 // [NewServer] exposes an executor's run_code as an MCP tool whose

@@ -62,3 +62,26 @@ func ExampleToolName() {
 	// gh__create_issue
 	// gh__issues_create_4d9a9bb8
 }
+
+// Read the servers of an mcpServers file, as Claude Desktop, Cursor and VS
+// Code keep them, and mount each.
+func ExampleReadConfig() {
+	os.Setenv("DOCS_TOKEN", "example-token")
+	eps, err := mcp.ReadConfig([]byte(`{"mcpServers": {
+  "fs": {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv/data"],
+         "tools": ["read_*", "list_*"]},
+  "docs": {"type": "http", "url": "https://mcp.example.com/mcp",
+           "headers": {"Authorization": "Bearer ${DOCS_TOKEN}"}, "deferLoading": true}}}`), mcp.ConfigOptions{})
+	if err != nil {
+		log.Fatal(err) // errors.Is(err, mcp.ErrConfig), naming the server and the key
+	}
+	for _, ep := range eps {
+		fmt.Println(ep, ep.Tools, ep.DeferLoading)
+	}
+	// A mount's errors and logs show the token as ${DOCS_TOKEN}, never its value:
+	// for _, ep := range eps { mcp.Mount(ctx, reg, ep, mcp.MountOptions{}) }
+
+	// Output:
+	// fs=npx -y @modelcontextprotocol/server-filesystem /srv/data [read_* list_*] false
+	// docs=https://mcp.example.com/mcp [] true
+}

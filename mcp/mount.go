@@ -8,7 +8,9 @@ import (
 	"io"
 	"log/slog"
 	"maps"
+	"net/http"
 	"os/exec"
+	"path"
 	"reflect"
 	"slices"
 	"sync"
@@ -41,8 +43,34 @@ type serverError struct {
 func (e *serverError) Error() string { return e.msg }
 func (e *serverError) Unwrap() error { return e.kind }
 
-func errorf(kind error, format string, args ...any) error {
-	return &serverError{kind: kind, msg: fmt.Sprintf(format, args...)}
+// errorf returns a serverError of kind, its message with the server's
+// secrets hidden.
+func (c *Client) errorf(kind error, format string, args ...any) error {
+	return &serverError{kind: kind, msg: c.red.apply(fmt.Sprintf(format, args...))}
+}
+
+// warnUnmatched logs the endpoint's Tools patterns that match none of the
+// listed tools: a typo there would leave the server's tools out silently.
+func (c *Client) warnUnmatched(listed []*sdk.Tool) {
+	for _, p := range c.ep.Tools {
+		if !slices.ContainsFunc(listed, func(t *sdk.Tool) bool { ok, _ := path.Match(p, t.Name); return ok }) {
+			c.log.Warn("mcp tools pattern matches no tool of the server", slog.String("pattern", p))
+		}
+	}
+}
+
+// chosen reports whether the server's tool remote is one of the endpoint's
+// Tools (all are when it names none).
+func (c *Client) chosen(remote string) bool {
+	if len(c.ep.Tools) == 0 {
+		return true
+	}
+	for _, p := range c.ep.Tools {
+		if ok, _ := path.Match(p, remote); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Defaults of [MountOptions].
@@ -108,7 +136,13 @@ type Client struct {
 	ep   Endpoint
 	reg  *registry.Registry
 	opts MountOptions
-	log  *slog.Logger
+	log  *slog.Logger // its secrets redacted
+	// red hides the endpoint's secrets in errors and logs.
+	red *redactor
+	// http and watch reach a remote server (nil for a stdio one); watch
+	// keeps its last refusal of the credentials.
+	http  *http.Client
+	watch *authWatch
 
 	// restart (capacity 1) is held while connecting after an exit: a
 	// restart happens once however many calls find the server down, and a
@@ -172,18 +206,24 @@ func Mount(ctx context.Context, reg *registry.Registry, ep Endpoint, opts MountO
 	}
 	opts = opts.withDefaults()
 	life, endLife := context.WithCancel(context.Background())
+	red := ep.redactor()
 	c := &Client{
 		life:    life,
 		endLife: endLife,
 		ep:      ep,
 		reg:     reg,
 		opts:    opts,
-		log:     opts.Logger.With(slog.String("mcp_server", ep.Name)),
+		red:     red,
+		log:     red.logger(opts.Logger).With(slog.String("mcp_server", ep.Name)),
 		restart: make(chan struct{}, 1),
 		tools:   make(map[string]*mounted),
 		resync:  make(chan struct{}, 1),
 		stop:    make(chan struct{}),
 		done:    make(chan struct{}),
+	}
+	if ep.Command == "" {
+		c.watch = &authWatch{}
+		c.http = ep.httpClient(c.watch)
 	}
 	cn, err := c.connect(ctx)
 	if err != nil {
@@ -270,12 +310,13 @@ func (c *Client) connect(ctx context.Context) (*conn, error) {
 	var transport sdk.Transport
 	if c.ep.Command != "" {
 		cmd := exec.Command(c.ep.Command, c.ep.Args...)
-		cmd.Env = c.ep.Env
+		cmd.Env, cmd.Dir = c.ep.Env, c.ep.Dir
 		cn.proc = newProcess(cmd, c.opts.Stderr)
 		cn.tap = newSchemaTap()
 		transport = &tapTransport{Transport: &sdk.CommandTransport{Command: cmd, TerminateDuration: terminateAfter}, tap: cn.tap}
 	} else {
-		transport = &sdk.StreamableClientTransport{Endpoint: c.ep.URL, HTTPClient: c.ep.HTTPClient, MaxRetries: -1}
+		c.watch.set(nil)
+		transport = &sdk.StreamableClientTransport{Endpoint: c.ep.URL, HTTPClient: c.http, MaxRetries: -1}
 	}
 	client := sdk.NewClient(&sdk.Implementation{Name: "ptc", Version: "1"}, &sdk.ClientOptions{
 		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) { c.wake() },
@@ -285,7 +326,10 @@ func (c *Client) connect(ctx context.Context) (*conn, error) {
 		if cn.proc != nil {
 			cn.proc.kill()
 		}
-		return nil, errorf(ErrUnavailable, "MCP server %s could not be started or initialised: %v%s", c.ep, err, cn.stderrTail())
+		if f := c.watch.failure(); f != nil {
+			return nil, c.errorf(ErrUnavailable, "MCP server %s %s", c.ep, f.explain(c.ep))
+		}
+		return nil, c.errorf(ErrUnavailable, "MCP server %s could not be started or initialised: %v%s", c.ep, err, cn.stderrTail())
 	}
 	cn.session = session
 	go func() {
@@ -399,7 +443,7 @@ func (c *Client) live(ctx context.Context) (*conn, error) {
 	c.mu.Unlock()
 	switch {
 	case closed:
-		return nil, errorf(ErrClosed, "MCP server %s was unmounted", c.ep.Name)
+		return nil, c.errorf(ErrClosed, "MCP server %s was unmounted", c.ep.Name)
 	case down == nil:
 		return cn, nil
 	}
@@ -415,11 +459,11 @@ func (c *Client) live(ctx context.Context) (*conn, error) {
 	c.mu.Unlock()
 	switch {
 	case closed:
-		return nil, errorf(ErrClosed, "MCP server %s was unmounted", c.ep.Name)
+		return nil, c.errorf(ErrClosed, "MCP server %s was unmounted", c.ep.Name)
 	case down == nil: // another call restarted it
 		return cn, nil
 	case wait > 0:
-		return nil, errorf(ErrServerExited, "MCP server %s exited (%s)%s; it is restarted on a call after %s",
+		return nil, c.errorf(ErrServerExited, "MCP server %s exited (%s)%s; it is restarted on a call after %s",
 			c.ep.Name, down.Error(), cn.stderrTail(), wait.Round(time.Millisecond))
 	}
 	// The restart ends with the call's context or with Close.
@@ -439,12 +483,12 @@ func (c *Client) live(ctx context.Context) (*conn, error) {
 		wait := time.Until(c.nextTry).Round(time.Millisecond)
 		c.mu.Unlock()
 		c.log.Warn("mcp server restart failed", slog.String("error", err.Error()), slog.Duration("retry_in", wait))
-		return nil, fmt.Errorf("MCP server %s exited (%s) and could not be restarted: %w", c.ep.Name, down.Error(), err)
+		return nil, c.red.err(fmt.Errorf("MCP server %s exited (%s) and could not be restarted: %w", c.ep.Name, down.Error(), err))
 	}
 	if c.closed {
 		c.mu.Unlock()
 		next.close()
-		return nil, errorf(ErrClosed, "MCP server %s was unmounted", c.ep.Name)
+		return nil, c.errorf(ErrClosed, "MCP server %s was unmounted", c.ep.Name)
 	}
 	old := c.conn
 	c.adopt(next)
@@ -512,18 +556,20 @@ func (c *Client) call(ctx context.Context, remote string, args json.RawMessage) 
 	case err == nil:
 	case ctx.Err() != nil:
 		return nil, context.Cause(ctx)
+	case c.watch.failure() != nil:
+		return nil, c.errorf(ErrUnavailable, "MCP server %s %s", c.ep.Name, c.watch.failure().explain(c.ep))
 	case ended(cn, err):
-		return nil, errorf(ErrServerExited, "MCP server %s exited during the call (%s)%s",
+		return nil, c.errorf(ErrServerExited, "MCP server %s exited during the call (%s)%s",
 			c.ep.Name, cn.err.Error(), cn.stderrTail())
 	default:
-		return nil, fmt.Errorf("MCP server %s: %w", c.ep.Name, err)
+		return nil, c.red.err(fmt.Errorf("MCP server %s: %w", c.ep.Name, err))
 	}
 	if res.IsError {
 		text, _ := contentText(res.Content)
 		if text == "" {
 			text = "the tool reported an error without a message"
 		}
-		return nil, errors.New(text)
+		return nil, errors.New(c.red.apply(text))
 	}
 	return newResult(res)
 }
@@ -605,7 +651,7 @@ func (c *Client) sync(ctx context.Context, cn *conn, adopting bool) error {
 	var listed []*sdk.Tool
 	for t, err := range cn.session.Tools(ctx, nil) {
 		if err != nil {
-			return errorf(ErrUnavailable, "MCP server %s: listing its tools failed: %v%s", c.ep, err, cn.stderrTail())
+			return c.errorf(ErrUnavailable, "MCP server %s: listing its tools failed: %v%s", c.ep, err, cn.stderrTail())
 		}
 		listed = append(listed, t)
 	}
@@ -616,10 +662,16 @@ func (c *Client) sync(ctx context.Context, cn *conn, adopting bool) error {
 	if !adopting && !current {
 		return nil
 	}
+	if adopting {
+		c.warnUnmatched(listed)
+	}
 	seen := make(map[string]string, len(listed)) // registry name → remote name
 	var added, replaced, removed int
 	var gone []*mounted
 	for _, t := range listed {
+		if !c.chosen(t.Name) {
+			continue // not registered at all
+		}
 		name := ToolName(c.ep.Name, t.Name)
 		if other, dup := seen[name]; dup {
 			c.log.Warn("mcp tool refused: its name collides with another tool's",
@@ -734,7 +786,7 @@ func (c *Client) define(name string, t *sdk.Tool, tap *schemaTap) (*registry.Too
 		},
 		ExecutionMode: func(json.RawMessage) registry.Mode { return mode },
 		TimeoutMs:     timeoutMs,
-		DeferLoading:  c.opts.DeferLoading,
+		DeferLoading:  c.opts.DeferLoading || c.ep.DeferLoading,
 	})
 }
 

@@ -4,13 +4,13 @@
 //
 // Usage:
 //
-//	ptc-run run    [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--json]
-//	               [--record OUT.json] [--deterministic [--seed N]] PROGRAM|-
+//	ptc-run run    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
+//	               [--memory SIZE] [--json] [--record OUT.json] [--deterministic [--seed N]] PROGRAM|-
 //	ptc-run replay [--json] [--program NEW.js] [--live TOOL]... [--tools FILE] [--mcp NAME=CMD|URL]...
-//	               REC.json
-//	ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]...
-//	ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--grace D]
-//	               [--listen ADDR | --stdio]
+//	               [--mcp-config FILE]... REC.json
+//	ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]...
+//	ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
+//	               [--memory SIZE] [--grace D] [--listen ADDR | --stdio]
 //	ptc-run guest build [--source DIR] [--force]
 //	ptc-run --version
 //
@@ -24,7 +24,9 @@
 // through the real pipeline, timeout policy included. --mcp mounts the
 // tools of an MCP server as NAME__TOOL: NAME=COMMAND ARGS... starts a stdio
 // server, NAME=http(s)://... reaches a streamable HTTP one; it may be
-// repeated. run --record writes the run's recording (recording.Recording's JSON
+// repeated. --mcp-config FILE mounts the servers of a file in the
+// mcpServers format (mcp.LoadConfig; docs/mcp-config.md), repeatable too.
+// run --record writes the run's recording (recording.Recording's JSON
 // form), --deterministic makes its clock virtual and its random source
 // seeded (--seed). replay runs a recording's program again with its
 // subcalls answered from the recording (ptc.Executor.Replay) and exits 1

@@ -235,7 +235,7 @@ func cmdSDK(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	if tools.empty() || len(pos) != 0 {
-		return &usageError{"sdk takes --tools FILE and/or --mcp NAME=CMD|URL, and nothing else"}
+		return &usageError{"sdk takes --tools FILE, --mcp NAME=CMD|URL and --mcp-config FILE (one at least), and nothing else"}
 	}
 	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{}, stderr)
 	if err != nil {
@@ -295,19 +295,21 @@ func (d durationFlag) Set(s string) error {
 
 func (d durationFlag) Get() any { return d.Value.(flag.Getter).Get() }
 
-// toolFlags are the flags that mount tools: --tools FILE and --mcp
-// NAME=CMD|URL (repeatable).
+// toolFlags are the flags that mount tools: --tools FILE, --mcp
+// NAME=CMD|URL and --mcp-config FILE (both repeatable).
 type toolFlags struct {
 	fixture string
 	mcp     endpoints
+	configs configFiles
 }
 
 func (t *toolFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&t.fixture, "tools", "", "tool fixture file")
 	fs.Var(&t.mcp, "mcp", "MCP server NAME=COMMAND or NAME=URL (repeatable)")
+	fs.Var(&t.configs, "mcp-config", "file of MCP servers in the mcpServers format (repeatable)")
 }
 
-func (t *toolFlags) empty() bool { return t.fixture == "" && len(t.mcp) == 0 }
+func (t *toolFlags) empty() bool { return t.fixture == "" && len(t.mcp) == 0 && len(t.configs) == 0 }
 
 // endpoints is the repeatable --mcp flag.
 type endpoints []mcp.Endpoint
@@ -319,6 +321,11 @@ func (e *endpoints) Set(s string) error {
 	if err != nil {
 		return err
 	}
+	return e.add(ep)
+}
+
+// add adds ep, whose name must be new.
+func (e *endpoints) add(ep mcp.Endpoint) error {
 	for _, other := range *e {
 		if other.Name == ep.Name {
 			return fmt.Errorf("two MCP servers named %q", ep.Name)
@@ -351,7 +358,11 @@ func newExecutor(ctx context.Context, tools toolFlags, lim host.Limits, stderr i
 		}
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
-	for _, ep := range tools.mcp {
+	eps, err := tools.servers(logger)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, ep := range eps {
 		m, err := mcp.Mount(ctx, reg, ep, mcp.MountOptions{Logger: logger})
 		if err != nil {
 			closeMounts()
@@ -437,13 +448,13 @@ func parseSize(s string) (uint64, error) {
 
 // usage is printed on stderr after a usage error.
 const usage = `usage:
-  ptc-run run    [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--json]
-                 [--record OUT.json] [--deterministic [--seed N]] PROGRAM|-
+  ptc-run run    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
+                 [--memory SIZE] [--json] [--record OUT.json] [--deterministic [--seed N]] PROGRAM|-
   ptc-run replay [--json] [--program NEW.js] [--live TOOL]... [--tools FILE]
-                 [--mcp NAME=CMD|URL]... REC.json
-  ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]...
-  ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--timeout D] [--memory SIZE] [--grace D]
-                 [--listen ADDR | --stdio]
+                 [--mcp NAME=CMD|URL]... [--mcp-config FILE]... REC.json
+  ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]...
+  ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
+                 [--memory SIZE] [--grace D] [--listen ADDR | --stdio]
   ptc-run guest build [--source DIR] [--force]
   ptc-run --version
 `
@@ -455,6 +466,10 @@ const (
   --mcp NAME=URL   NAME=COMMAND ARGS... starts a stdio server (words split
                    as a shell does, no expansions), NAME=http(s)://...
                    reaches a streamable HTTP one; repeatable
+  --mcp-config FILE
+                   mount the MCP servers of FILE, written as Claude
+                   Desktop, Cursor or VS Code write theirs (format below);
+                   repeatable, beside --mcp
 `
 	helpLimitFlags = `  --timeout D      wall-time limit of %s (default 30s): a duration
                    with a unit, e.g. 500ms, 5s, 2m, 1h30m
@@ -550,6 +565,7 @@ Flags (before or after PROGRAM):
   -h, --help       print this help
 
 ` + helpFixture + `
+` + helpMCPConfig + `
 ` + helpEnv + `
 ` + helpExit,
 
@@ -574,13 +590,15 @@ Flags (before or after REC.json):
   --program FILE   run FILE (JavaScript or TypeScript, - for standard input)
                    instead of the recorded program, against the recorded
                    calls: shows where the new program's calls diverge
-  --live TOOL      call TOOL for real, through the tools of --tools and
-                   --mcp, instead of answering from the recording (each
-                   call must still be the recorded one); repeatable
+  --live TOOL      call TOOL for real, through the tools of --tools, --mcp
+                   and --mcp-config, instead of answering from the
+                   recording (each call must still be the recorded one);
+                   repeatable
 ` + helpToolFlags + `                   (only needed for --live: without them no tool is mounted)
   -h, --help       print this help
 
 ` + helpFixture + `
+` + helpMCPConfig + `
 ` + helpEnv + `
 Exit status: 0 the replay matched the recording (whatever the program did);
 1 it diverged; 2 the recording is unreadable or refused (another format
@@ -590,12 +608,14 @@ version, altered declarations), or usage, configuration or fixture error.
 	"sdk": `usage: ptc-run sdk [flags]
 
 Prints the TypeScript declarations of the tools the model sees in
-run_code's description. At least one of --tools and --mcp is required.
+run_code's description. At least one of --tools, --mcp and --mcp-config
+is required.
 
 Flags:
 ` + helpToolFlags + `  -h, --help       print this help
 
 ` + helpFixture + `
+` + helpMCPConfig + `
 ` + helpEnv + `
 Exit status: 0 printed; 2 usage, configuration or fixture error.
 `,
@@ -615,6 +635,7 @@ Flags:
   -h, --help       print this help
 
 ` + helpFixture + `
+` + helpMCPConfig + `
 ` + helpEnv + `
 Exit status: 0 after a clean shutdown; 2 usage, configuration or fixture
 error, or the server failed.

@@ -1,13 +1,23 @@
 package mcptest
 
 import (
+	"bytes"
 	"errors"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // Everything returns the command and arguments that start the
@@ -44,13 +54,36 @@ func server(t testing.TB, name string) (node, entry string) {
 	return node, entry
 }
 
-// EverythingHTTP returns the command and arguments that start the
-// "everything" server over streamable HTTP on the port in the environment
-// variable PORT.
-func EverythingHTTP(t testing.TB) (command string, args []string) {
+// StartEverythingHTTP starts the "everything" server in its streamable
+// HTTP mode on a free loopback port, waits until it listens, and returns
+// its MCP endpoint's URL; the server is killed when the test ends.
+func StartEverythingHTTP(t testing.TB) (url string) {
 	t.Helper()
 	node, args := Everything(t)
-	return node, []string{args[0], "streamableHttp"}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
+	ln.Close()
+	cmd := exec.Command(node, args[0], "streamableHttp")
+	cmd.Env = append(os.Environ(), "PORT="+port)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		c, err := net.Dial("tcp", "127.0.0.1:"+port)
+		if err == nil {
+			c.Close()
+			return "http://127.0.0.1:" + port + "/mcp"
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the everything server never listened on port " + port)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 // install runs npm ci in dir, under a lock, so that test binaries run in
@@ -98,4 +131,73 @@ func Root(t testing.TB) string {
 		}
 		dir = parent
 	}
+}
+
+// BearerProxy is a reverse proxy in front of an MCP server that demands
+// "Authorization: Bearer TOKEN" and answers 401 with a WWW-Authenticate
+// challenge otherwise, as a remote server that needs credentials does.
+type BearerProxy struct {
+	// URL is the proxied MCP endpoint.
+	URL string
+
+	mu       sync.Mutex
+	token    string
+	rotateOn string // a request whose body holds it rotates the token first
+	next     string
+	sent     map[string]bool // the Authorization values received
+}
+
+// NewBearerProxy starts a BearerProxy accepting token in front of the MCP
+// endpoint target; it stops when the test ends.
+func NewBearerProxy(t testing.TB, target, token string) *BearerProxy {
+	t.Helper()
+	u, err := url.Parse(target)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &BearerProxy{token: token, sent: map[string]bool{}}
+	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: u.Scheme, Host: u.Host})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		p.mu.Lock()
+		if p.rotateOn != "" && bytes.Contains(body, []byte(p.rotateOn)) {
+			p.token = p.next
+		}
+		got := r.Header.Get("Authorization")
+		p.sent[got] = true
+		ok := got == "Bearer "+p.token
+		p.mu.Unlock()
+		if !ok {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="everything"`)
+			http.Error(w, "unauthorized", http.StatusUnauthorized)
+			return
+		}
+		rp.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	p.URL = srv.URL + u.Path
+	return p
+}
+
+// Rotate makes token the one accepted.
+func (p *BearerProxy) Rotate(token string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.token = token
+}
+
+// RotateOn rotates the token to next when a request's body holds marker
+// (a tool call's argument, say), before that request is checked.
+func (p *BearerProxy) RotateOn(marker, next string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.rotateOn, p.next = marker, next
+}
+
+// Sent reports whether a request came with the Authorization value v.
+func (p *BearerProxy) Sent(v string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.sent[v]
 }
