@@ -65,8 +65,10 @@
 //
 // [Pipeline.Execute] runs a raw [Batch]: parallel-mode calls concurrently
 // (bounded by Config.MaxParallel), serial calls alone and in order, results
-// in call order. [Pipeline.Call] is the single-call entry point the run_code
-// executor uses for subcalls, with [Env.Parent] marking its log events
+// in call order. [Pipeline.Call] runs a single call; [Pipeline.Prepare]
+// and [Pipeline.Run] are its two halves, which the run_code executor uses
+// for a program's subcalls (it admits a prepared call in issue order, by
+// its mode, before it runs it), with [Env.Parent] marking their log events
 // nested.
 //
 // # Logging
