@@ -23,7 +23,7 @@ TSC := $(TSC_DIR)/node_modules/.bin/tsc
 MCP_SERVERS_DIR := mcp/testdata/everything
 MCP_SERVERS := $(MCP_SERVERS_DIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 
-.PHONY: build run test lint fuzz soak bench bench-peers guest guest-check tsc mcp-servers clean
+.PHONY: build run test lint fuzz soak bench bench-peers guest guest-check tsc tokenizer mcp-servers clean
 
 guest: $(GUEST_WASM) $(GUEST_INTL)
 
@@ -47,6 +47,15 @@ tsc: $(TSC)
 $(TSC): $(TSC_DIR)/package.json $(TSC_DIR)/package-lock.json
 	cd $(TSC_DIR) && npm ci --no-audit --no-fund || echo "tsc: npm ci failed; TestTypeScript_tsc will be skipped"
 
+# The tokenizer TestManual_tokens measures run_code's manual with, pinned
+# by scripts/tokens/package-lock.json. Without npm the test is skipped.
+TOKENIZER := scripts/tokens/node_modules/js-tiktoken/package.json
+
+tokenizer: $(TOKENIZER)
+
+$(TOKENIZER): scripts/tokens/package.json scripts/tokens/package-lock.json
+	cd scripts/tokens && npm ci --no-audit --no-fund || echo "tokenizer: npm ci failed; TestManual_tokens will be skipped"
+
 mcp-servers: $(MCP_SERVERS)
 
 $(MCP_SERVERS): $(MCP_SERVERS_DIR)/package.json $(MCP_SERVERS_DIR)/package-lock.json
@@ -58,7 +67,7 @@ build: $(GUEST_WASM) $(GUEST_INTL)
 run: build
 	./bin/ptc-run run --tools $(EXAMPLE_TOOLS) $(EXAMPLE)
 
-test: $(GUEST_WASM) $(GUEST_INTL) tsc mcp-servers haproxy
+test: $(GUEST_WASM) $(GUEST_INTL) tsc tokenizer mcp-servers haproxy
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -run '^TestAdversarial$$' .
