@@ -45,6 +45,7 @@ void JS_PtcSeedRandom(JSContext *ctx, uint64_t seed); // random-seed.patch
 JSValue JS_PtcNewPromise(JSContext *ctx);               // promise-settle.patch
 JSValue JS_PtcUnbox(JSContext *ctx, JSValueConst v);     // unbox.patch
 void JS_PtcSettlePromise(JSContext *ctx, JSValueConst promise, JSValueConst value, bool is_reject);
+bool JS_PtcUnreachable(JSContext *ctx, JSValueConst promise); // promise-reach.patch
 
 static JSRuntime *rt;
 static JSContext *ctx;
@@ -1612,11 +1613,24 @@ static void fail_with(JSValue value) {
     finish_exception(KIND_EXCEPTION);
 }
 
+// calls_unreachable reports that no pending call's settlement can reach
+// program code (JS_PtcUnreachable): each has reactions, and every one is
+// a resolving function already used, as for the loser of a settled
+// Promise.race or Promise.any, recursively. A call nobody reacts to was
+// started for its effect and is reachable: it completes, as in Node.
+static int calls_unreachable(void) {
+    for (uint32_t i = 0; i < ptab_cap; i++) {
+        if (ptab[i].id != 0 && !JS_PtcUnreachable(ctx, ptab[i].promise)) return 0;
+    }
+    return ptab_n > 0;
+}
+
 // event_loop runs the program to its end as Node's event loop would: jobs
 // (microtasks) first, then due timers one at a time, then waiting for a
 // subcall or the next timer. The run ends when the body has settled and no
 // subcall and no timer that keeps it alive (a timeout, not an interval) is
-// pending; an unhandled rejection ends it as an exception.
+// pending, or only subcalls whose settlement cannot reach program code
+// (calls_unreachable); an unhandled rejection ends it as an exception.
 static void event_loop(JSValueConst promise) {
     for (;;) {
         JSContext *jc;
@@ -1642,6 +1656,15 @@ static void event_loop(JSValueConst promise) {
             return;
         }
         int settled = st == JS_PROMISE_FULFILLED;
+        if (settled && timers_keep == 0 && pending_calls > 0 && calls_unreachable()) {
+            // Every pending call's settlement is lost (the losers of a
+            // settled Promise.race): they do not keep the run alive, and
+            // the host cancels them when it ends.
+            JSValue v = JS_PromiseResult(ctx, promise);
+            finish_ok(v);
+            JS_FreeValue(ctx, v);
+            return;
+        }
         if (pending_calls == 0 && (settled ? timers_keep == 0 : timers_refd == 0)) {
             if (settled) {
                 JSValue v = JS_PromiseResult(ctx, promise);
