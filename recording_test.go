@@ -611,3 +611,34 @@ func TestNew_shortContinuationKey(t *testing.T) {
 	_, err := ptc.New(context.Background(), ptc.Config{Pipeline: f.pipe, Host: sharedHost(t), ContinuationKey: []byte("short")})
 	require.ErrorContains(t, err, "at least 32 random bytes")
 }
+
+// TestRecording_errorInfo keeps the ErrorInfo a denying policy attached to
+// a subcall in the recording (the program and the model never see it),
+// through JSON and the recording's schema; the replay is unchanged.
+func TestRecording_errorInfo(t *testing.T) {
+	f := newFixture(t, host.Limits{}, weatherTool())
+	info := pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"}
+	f.pipe.OnPreExecute(func(_ context.Context, inv *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
+		if strings.Contains(string(inv.Arguments()), "Oslo") {
+			return pipeline.DenyWithInfo("Oslo is off limits", info)
+		}
+		return d
+	})
+	code := `const a = await tools.get_weather({city: "Paris"});
+try { await tools.get_weather({city: "Oslo"}) } catch (e) { return [a.sky, e.code, e.message, Object.keys(e)] }`
+	r, err := f.ex.Run(context.Background(), code, ptc.RunOptions{Record: true})
+	require.NoError(t, err)
+	require.Equal(t, `["clear", "DENIED", "Oslo is off limits", ["code", "tool"]]`, ptc.ContentText(r.Content))
+	require.NotContains(t, ptc.ContentText(r.Content), "ask an admin")
+	b, err := json.Marshal(r.Recording)
+	require.NoError(t, err)
+	require.NoError(t, validateRecording(recordingSchema(t), b))
+	rec := roundTrip(t, r.Recording)
+	require.Nil(t, rec.Calls[0].Info)
+	require.Equal(t, &info, rec.Calls[1].Info)
+
+	again, err := f.ex.Replay(context.Background(), rec, ptc.ReplayOptions{})
+	require.NoError(t, err)
+	require.Nil(t, again.Divergence)
+	require.Equal(t, ptc.ContentText(r.Content), ptc.ContentText(again.Content))
+}

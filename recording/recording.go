@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
 
@@ -94,6 +95,10 @@ type Call struct {
 	// Code and Message are the ToolError the program's promise rejected
 	// with, when not OK.
 	Code, Message string
+	// Info is the structured detail a denying policy attached beside the
+	// reason (pipeline.ErrorInfo), when there was one. The program never
+	// sees it; durable projections keep it.
+	Info *pipeline.ErrorInfo
 	// Content is the tool's content and Context the parts post-execute
 	// listeners attached: those of a received call reach the result.
 	Content, Context []registry.Part
@@ -163,8 +168,9 @@ type (
 		Received  bool              `json:"received"`
 	}
 	wireError struct {
-		Code    string `json:"code"`
-		Message string `json:"message"`
+		Code    string              `json:"code"`
+		Message string              `json:"message"`
+		Info    *pipeline.ErrorInfo `json:"info,omitempty"`
 	}
 	wireResult struct {
 		Kind    string            `json:"kind"`
@@ -231,7 +237,7 @@ func (r *Recording) MarshalJSON() ([]byte, error) {
 	for i, c := range r.Calls {
 		wc := wireCall{Seq: c.Seq, Tool: c.Tool, Arguments: c.Arguments, Done: c.Done, At: c.At, Took: c.Took, OK: c.OK, Value: c.Value, Received: c.Received}
 		if c.Done && !c.OK {
-			wc.Error = &wireError{Code: c.Code, Message: c.Message}
+			wc.Error = &wireError{Code: c.Code, Message: c.Message, Info: c.Info}
 		}
 		if wc.Content, err = parts(c.Content); err != nil {
 			return nil, err
@@ -325,7 +331,7 @@ func (r *Recording) UnmarshalJSON(b []byte) error {
 		}
 		rc := Call{Seq: c.Seq, Tool: c.Tool, Arguments: compact(c.Arguments), Done: c.Done, At: c.At, Took: c.Took, OK: c.OK, Value: compact(c.Value), Received: c.Received}
 		if c.Error != nil {
-			rc.Code, rc.Message = c.Error.Code, c.Error.Message
+			rc.Code, rc.Message, rc.Info = c.Error.Code, c.Error.Message, c.Error.Info
 		}
 		if rc.Content, err = parts(c.Content); err != nil {
 			return fmt.Errorf("%w: call %d: content: %w", ErrUnusable, c.Seq, err)

@@ -36,9 +36,10 @@ type Call struct {
 	// answered from a recording.
 	Outcome *pipeline.Outcome
 
-	value            json.RawMessage // what the program received
-	message          string          // the ToolError's message
-	content, context []registry.Part // a recorded call's content and context
+	value            json.RawMessage     // what the program received
+	message          string              // the ToolError's message
+	info             *pipeline.ErrorInfo // a recorded call's ErrorInfo
+	content, context []registry.Part     // a recorded call's content and context
 }
 
 // Parts is the call's content: rendered from its outcome only when asked

@@ -160,7 +160,7 @@ func (s *session) Answer(c host.Call) (host.Reply, time.Duration, bool, error) {
 		sc.Code = pipeline.Code(rc.Code)
 		reply = host.Reply{Err: &host.CallError{Code: rc.Code, Message: rc.Message}}
 	}
-	sc.value, sc.message = rc.Value, rc.Message
+	sc.value, sc.message, sc.info = rc.Value, rc.Message, rc.Info
 	s.rep.add(sc)
 	s.order.Skip(c.Seq)
 	return reply, time.Duration(rc.Took), true, nil
@@ -311,7 +311,10 @@ func (s *session) recording(out *host.Outcome) *recording.Recording {
 			continue
 		}
 		rc := recording.Call{Seq: seq, Tool: sc.Tool, Arguments: sc.Arguments, OK: sc.OK, Received: received[seq],
-			Value: sc.value, Code: string(sc.Code), Message: sc.message, Content: sc.Parts(), Context: sc.Context()}
+			Value: sc.value, Code: string(sc.Code), Message: sc.message, Info: sc.info, Content: sc.Parts(), Context: sc.Context()}
+		if sc.Outcome != nil {
+			rc.Info = sc.Outcome.Info()
+		}
 		// A call cut by the run's end (or the ask that suspended it) did
 		// not finish: a replay holds it back, a resume makes it again.
 		// A result the program received is part of what it did, whatever it was.
@@ -322,7 +325,7 @@ func (s *session) recording(out *host.Outcome) *recording.Recording {
 			rc.Took = int64(sc.Outcome.Duration())
 		}
 		if !rc.Done {
-			rc.OK, rc.Value, rc.Code, rc.Message, rc.Content, rc.Context = false, nil, "", "", nil, nil
+			rc.OK, rc.Value, rc.Code, rc.Message, rc.Info, rc.Content, rc.Context = false, nil, "", "", nil, nil, nil
 		}
 		rec.Calls = append(rec.Calls, rc)
 	}
