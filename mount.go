@@ -99,8 +99,8 @@ var (
 // executor may be mounted per scope (deployment, preset, agent), and the
 // nearest mounted scope at or above the agent's provides. A batch settles
 // through the executor selected when it started, even if that one is
-// unmounted meanwhile; new batches then go to the next nearest, or fail
-// with ErrNoExecutor until a replacement is mounted. Mounts is itself a
+// unmounted meanwhile; new batches then go to the next nearest, or are
+// refused with ErrNoExecutor (ExecuteWith) until a replacement is mounted. Mounts is itself a
 // ToolExecutor. The zero value is ready to use; it is safe for concurrent
 // use.
 type Mounts struct {
@@ -167,13 +167,36 @@ func (m *Mounts) Describe(agent registry.Scope, set *registry.ToolSet) []registr
 	return ex.Describe(agent, set)
 }
 
-// Execute settles the batch through the executor selected for its agent.
-// Without one, every call fails: its content is "Error: " and the reason,
-// and its Err matches ErrNoExecutor.
-func (m *Mounts) Execute(ctx context.Context, b pipeline.Batch) []*Result {
+// ExecuteWith settles the batch through the executor selected for its
+// agent, with opts for its runs when that executor is an [Executor] (any
+// other executor takes only the zero RunOptions). While no executor is
+// mounted for the agent, the batch is refused, as the seed's new batches
+// are until a replacement is registered: no call runs, no result is made
+// for the model, and the error matches ErrNoExecutor. An error is also
+// returned for options the selected executor cannot honour.
+func (m *Mounts) ExecuteWith(ctx context.Context, b pipeline.Batch, opts RunOptions) ([]*Result, error) {
 	ex, err := m.Select(b.Agent)
 	if err != nil {
-		rs := make([]*Result, len(b.Calls))
+		return nil, err
+	}
+	if e, ok := ex.(*Executor); ok {
+		return e.ExecuteWith(ctx, b, opts)
+	}
+	if opts != (RunOptions{}) {
+		return nil, fmt.Errorf("ptc: run options: the executor mounted for %s (%T) runs no programs", scopeName(b.Agent), ex)
+	}
+	return ex.Execute(ctx, b), nil
+}
+
+// Execute is ExecuteWith without options, as a [ToolExecutor], which
+// cannot refuse a batch: while no executor is mounted, every call fails
+// with the refusal (its content is "Error: " and the reason, and its Err
+// matches ErrNoExecutor). Callers that can take the refusal use
+// ExecuteWith.
+func (m *Mounts) Execute(ctx context.Context, b pipeline.Batch) []*Result {
+	rs, err := m.ExecuteWith(ctx, b, RunOptions{})
+	if err != nil {
+		rs = make([]*Result, len(b.Calls))
 		for i := range rs {
 			rs[i] = &Result{
 				Content: []registry.Part{registry.TextPart("Error: " + err.Error())},
@@ -181,9 +204,8 @@ func (m *Mounts) Execute(ctx context.Context, b pipeline.Batch) []*Result {
 				failure: err,
 			}
 		}
-		return rs
 	}
-	return ex.Execute(ctx, b)
+	return rs
 }
 
 func scopeName(s registry.Scope) string {

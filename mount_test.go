@@ -2,6 +2,7 @@ package ptc_test
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"testing"
@@ -89,12 +90,32 @@ func TestMounts(t *testing.T) {
 	require.Equal(t, "preset", text(<-done))
 	require.Equal(t, "deployment", text(m.Execute(context.Background(), batch(agent))))
 
-	// Unmounted everywhere: new batches fail until a replacement is mounted.
+	// Unmounted everywhere: new batches are refused until a replacement is
+	// mounted (Execute, which cannot refuse, fails each call instead).
 	unDeploy()
+	rs, err = m.ExecuteWith(context.Background(), batch(agent), ptc.RunOptions{})
+	require.ErrorIs(t, err, ptc.ErrNoExecutor)
+	require.Nil(t, rs, "a refused batch has no results")
 	require.ErrorIs(t, m.Execute(context.Background(), batch(agent))[0].Err(), ptc.ErrNoExecutor)
 	_, err = m.Mount(agent, slowExecutor{name: "replacement"})
 	require.NoError(t, err)
 	require.Equal(t, "replacement", text(m.Execute(context.Background(), batch(agent))))
+	rs, err = m.ExecuteWith(context.Background(), batch(agent), ptc.RunOptions{})
+	require.NoError(t, err)
+	require.Equal(t, "replacement", text(rs))
+	_, err = m.ExecuteWith(context.Background(), batch(agent), ptc.RunOptions{Record: true})
+	require.ErrorContains(t, err, "runs no programs", "options for an executor that runs no programs")
+}
+
+// A caller that can take a refusal uses ExecuteWith: while no executor is
+// mounted for the batch's agent, the batch is refused and nothing runs.
+func ExampleMounts_ExecuteWith() {
+	var m ptc.Mounts
+	batch := pipeline.Batch{Agent: registry.Scope{Preset: "p", Agent: "a"}, Calls: []pipeline.RawCall{{ID: "1", Name: "ping", Arguments: []byte(`{}`)}}}
+	_, err := m.ExecuteWith(context.Background(), batch, ptc.RunOptions{})
+	fmt.Println(errors.Is(err, ptc.ErrNoExecutor), err)
+	// Output:
+	// true ptc: no tool executor is mounted for agent p/a
 }
 
 // Mount the PTC executor for every agent and the native one for one
