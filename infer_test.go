@@ -63,10 +63,7 @@ func TestInfer_program(t *testing.T) {
   stock_level(args: {
     /** Stock keeping unit */
     sku: string;
-    /**
-     * Unit to count in
-     * @default "piece"
-     */
+    /** Unit to count in @default "piece" */
     unit?: "piece" | "box";
     /** Sites to count; all when absent */
     sites?: null | string[];

@@ -453,10 +453,7 @@ func ExampleInfer() {
 	//   get_forecast(args: {
 	//     /** City name, e.g. Paris */
 	//     city: string;
-	//     /**
-	//      * Temperature unit
-	//      * @default "c"
-	//      */
+	//     /** Temperature unit @default "c" */
 	//     unit?: "c" | "f";
 	//     /** Days of forecast */
 	//     days?: number;

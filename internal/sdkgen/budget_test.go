@@ -52,7 +52,7 @@ func TestTypeScriptWithin(t *testing.T) {
 	full := TypeScript(tools)
 	decls := Declarations(tools)
 	weatherFull, mailFull := decls[0], decls[1]
-	if !strings.HasSuffix(mailFull, "  send_mail(args: {\n    to: string;\n    body?: string;\n  }): Promise<unknown>;\n") {
+	if !strings.HasSuffix(mailFull, "  send_mail(args: { to: string; body?: string }): Promise<unknown>;\n") {
 		t.Fatalf("unexpected declaration:\n%s", mailFull)
 	}
 	shortFixed := len(fitted(searchDecl, shortHead))

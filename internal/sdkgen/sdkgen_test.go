@@ -15,7 +15,7 @@ import (
 func tsOf(t *testing.T, schema string) string {
 	t.Helper()
 	n := parseSchema([]byte(schema))
-	s, _ := newGen(n).typeOf(n, "", 0, false)
+	s, _ := newGen(n).typeOf(n, "", 0)
 	return s
 }
 
@@ -80,7 +80,9 @@ func TestTypeScript_docs(t *testing.T) {
 		"a":{"type":"string","description":"One line"},
 		"b":{"type":"string","description":"Two\nlines */ here"},
 		"c":{"type":"integer","default":3},
-		"d":{"type":"string","description":"  "}},"required":["a"]}`
+		"d":{"type":"string","description":"  "},
+		"e":{"type":"boolean","description":"Dry run","default":false},
+		"f":{"type":"boolean","description":"Two\nlines","default":true}},"required":["a"]}`
 	got := tsOf(t, schema)
 	want := `{
   /** One line */
@@ -93,6 +95,14 @@ func TestTypeScript_docs(t *testing.T) {
   /** @default 3 */
   c?: number;
   d?: string;
+  /** Dry run @default false */
+  e?: boolean;
+  /**
+   * Two
+   * lines
+   * @default true
+   */
+  f?: boolean;
 }`
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
@@ -110,9 +120,7 @@ func TestTypeScript_tools(t *testing.T) {
   /** Ends *\/ early. */
   noargs(args?: {}): Promise<unknown>;
   /** Calls the tool "my-tool". */
-  my_tool(args: {
-    q: string;
-  }): Promise<string[]>;
+  my_tool(args: { q: string }): Promise<string[]>;
   raw(args?: unknown): Promise<unknown>;
 };
 ` + toolErrorDecl

@@ -78,7 +78,7 @@ func Declarations(tools []Tool) []string {
 			b.WriteString("?")
 		}
 		b.WriteString(": ")
-		at, _ := newGen(params).typeOf(params, "  ", 0, true)
+		at, _ := newGen(params).typeOf(params, "  ", 0)
 		b.WriteString(at)
 		b.WriteString("): Promise<")
 		var ot string
@@ -88,7 +88,7 @@ func Declarations(tools []Tool) []string {
 			out := parseSchema(t.Output)
 			og := newGen(out)
 			og.output = true
-			ot, _ = og.typeOf(out, "  ", 0, false)
+			ot, _ = og.typeOf(out, "  ", 0)
 		}
 		b.WriteString(ot)
 		b.WriteString(">;\n")
@@ -141,6 +141,10 @@ func writeDoc(b *strings.Builder, ind string, docs []string) {
 	}
 	if len(lines) == 0 {
 		return
+	}
+	// A one-line description and its @default tag share a line.
+	if len(lines) == 2 && lines[0] != "" && strings.HasPrefix(lines[1], "@default ") {
+		lines = []string{lines[0] + " " + lines[1]}
 	}
 	if len(lines) == 1 {
 		b.WriteString(ind + "/** " + lines[0] + " */\n")
@@ -219,9 +223,9 @@ func (g *gen) resolve(ref string) *node {
 }
 
 // typeOf returns the TypeScript type of the schema n, printed for
-// indentation ind, and its precedence. top forces an object type onto
-// several lines.
-func (g *gen) typeOf(n *node, ind string, depth int, top bool) (string, int) {
+// indentation ind, and its precedence. An object type goes on one line
+// when none of its members is documented and it fits in inlineWidth.
+func (g *gen) typeOf(n *node, ind string, depth int) (string, int) {
 	g.budget--
 	if n == nil || depth > maxTypeDepth || g.budget < 0 {
 		return "unknown", precPrimary
@@ -262,17 +266,17 @@ func (g *gen) typeOf(n *node, ind string, depth int, top bool) (string, int) {
 		conj = append(conj, s)
 		precs = append(precs, p)
 	}
-	add(g.baseType(n, ind, depth, top))
+	add(g.baseType(n, ind, depth))
 	g.branch++
 	defer func() { g.branch-- }()
 	if r := n.get("$ref"); r != nil && r.kind == kString {
-		add(g.typeOf(g.resolve(r.s), ind, depth+1, top))
+		add(g.typeOf(g.resolve(r.s), ind, depth+1))
 	}
 	for _, k := range []string{"oneOf", "anyOf"} {
 		if v := n.get(k); v != nil && v.kind == kArray {
 			var alts []string
 			for _, a := range v.elems {
-				s, p := g.typeOf(a, ind, depth+1, false)
+				s, p := g.typeOf(a, ind, depth+1)
 				alts = append(alts, paren(s, p, precInter))
 			}
 			if len(alts) == 0 {
@@ -284,7 +288,7 @@ func (g *gen) typeOf(n *node, ind string, depth int, top bool) (string, int) {
 	}
 	if v := n.get("allOf"); v != nil && v.kind == kArray {
 		for _, a := range v.elems {
-			add(g.typeOf(a, ind, depth+1, false))
+			add(g.typeOf(a, ind, depth+1))
 		}
 	}
 	switch len(conj) {
@@ -353,7 +357,7 @@ func literal(v *node) (string, bool) {
 
 // baseType is the type given by the "type" keyword, or by the shape
 // keywords when it is absent.
-func (g *gen) baseType(n *node, ind string, depth int, top bool) (string, int) {
+func (g *gen) baseType(n *node, ind string, depth int) (string, int) {
 	var types []string
 	switch t := n.get("type"); {
 	case t == nil:
@@ -394,7 +398,7 @@ func (g *gen) baseType(n *node, ind string, depth int, top bool) (string, int) {
 		case "array":
 			s = g.arrayType(n, ind, depth)
 		case "object":
-			s = g.objectType(n, ind, depth, top)
+			s = g.objectType(n, ind, depth)
 		default:
 			s = "unknown"
 		}
@@ -408,7 +412,7 @@ func (g *gen) arrayType(n *node, ind string, depth int) string {
 	if items == nil || items.kind != kObject && items.kind != kBool {
 		return "unknown[]"
 	}
-	s, p := g.typeOf(items, ind, depth+1, false)
+	s, p := g.typeOf(items, ind, depth+1)
 	return paren(s, p, precPrimary) + "[]"
 }
 
@@ -418,7 +422,7 @@ type field struct {
 	text string
 }
 
-func (g *gen) objectType(n *node, ind string, depth int, top bool) string {
+func (g *gen) objectType(n *node, ind string, depth int) string {
 	inner := ind + "  "
 	required := map[string]bool{}
 	if r := n.get("required"); r != nil && r.kind == kArray {
@@ -457,7 +461,7 @@ func (g *gen) objectType(n *node, ind string, depth int, top bool) string {
 			if !required[name] {
 				key += "?"
 			}
-			t, _ := g.typeOf(ps, inner, depth+1, false)
+			t, _ := g.typeOf(ps, inner, depth+1)
 			f.text = key + ": " + t
 			fields = append(fields, f)
 		}
@@ -478,14 +482,14 @@ func (g *gen) objectType(n *node, ind string, depth int, top bool) string {
 	if ap := n.get("additionalProperties"); ap != nil && (ap.kind == kObject || ap.kind == kBool && ap.b) {
 		t := "unknown"
 		if len(fields) == 0 {
-			t, _ = g.typeOf(ap, inner, depth+1, false)
+			t, _ = g.typeOf(ap, inner, depth+1)
 		}
 		fields = append(fields, field{text: "[key: string]: " + t})
 	}
 	if len(fields) == 0 {
 		return "{}"
 	}
-	if !top && !hasDoc {
+	if !hasDoc {
 		var parts []string
 		multi := false
 		for _, f := range fields {
