@@ -2,8 +2,8 @@ package ptc_test
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"testing"
 	"time"
