@@ -69,8 +69,8 @@ func TestManual(t *testing.T) {
 	text := func(t *testing.T, code string) string {
 		t.Helper()
 		r := run(t, code)
-		require.False(t, r.IsError, ptc.ContentText(r.Content))
-		return ptc.ContentText(r.Content)
+		require.False(t, r.IsError, registry.PlainText(r.Content))
+		return registry.PlainText(r.Content)
 	}
 
 	checks := map[string]func(t *testing.T){
@@ -100,7 +100,7 @@ return { city, enumless: 1 as number };`
 			require.Equal(t, `[true, {"tempC": -3, "sky": "snow"}]`,
 				text(t, `const p = tools.get_weather({city: "Oslo"}); return [p instanceof Promise, await p]`))
 			r := run(t, `try { await tools.get_weather("Oslo") } catch (e) { return e.code }`)
-			require.Equal(t, "INVALID_ARGUMENTS", ptc.ContentText(r.Content))
+			require.Equal(t, "INVALID_ARGUMENTS", registry.PlainText(r.Content))
 		},
 		"A failed call rejects with a `ToolError` whose `code` and `tool` say what failed; catch it to carry on.": func(t *testing.T) {
 			require.Equal(t, `["ToolError", "TOOL_FAILED", "get_weather", "carried on"]`,
@@ -125,18 +125,18 @@ return [fired, n]`))
 				text(t, `return [typeof fetch, typeof XMLHttpRequest, typeof process, typeof WebSocket]`))
 			require.Contains(t, text(t, `try { require("fs") } catch (e) { return String(e) }`), "there are no modules here")
 			r := run(t, `const m = await import("fs"); return typeof m`)
-			require.True(t, r.IsError, ptc.ContentText(r.Content))
-			require.Contains(t, ptc.ContentText(r.Content), "module")
+			require.True(t, r.IsError, registry.PlainText(r.Content))
+			require.Contains(t, registry.PlainText(r.Content), "module")
 		},
 		"Limits: 3s, 4 tool calls, 300 bytes of output.": func(t *testing.T) {
 			r := run(t, `while (true) {}`)
-			require.Equal(t, host.KindTimeout, r.Run.Kind, ptc.ContentText(r.Content))
-			require.Contains(t, ptc.ContentText(r.Content), "program exceeded its time limit of 3s")
+			require.Equal(t, host.KindTimeout, r.Run.Kind, registry.PlainText(r.Content))
+			require.Contains(t, registry.PlainText(r.Content), "program exceeded its time limit of 3s")
 			r = run(t, `for (let i = 0; i < 5; i++) await tools.get_weather({city: "Paris"})`)
-			require.Equal(t, host.KindSubcallLimit, r.Run.Kind, ptc.ContentText(r.Content))
+			require.Equal(t, host.KindSubcallLimit, r.Run.Kind, registry.PlainText(r.Content))
 			require.Len(t, r.Subcalls, 4)
 			r = run(t, `for (let i = 0; i < 100; i++) console.log("0123456789")`)
-			require.Equal(t, host.KindOutputLimit, r.Run.Kind, ptc.ContentText(r.Content))
+			require.Equal(t, host.KindOutputLimit, r.Run.Kind, registry.PlainText(r.Content))
 			out := r.Run.Output
 			require.Equal(t, "[output truncated]", out[len(out)-1])
 			require.LessOrEqual(t, len(strings.Join(out[:len(out)-1], "\n"))+1, 300)
@@ -170,8 +170,8 @@ const [hit] = await tools.$search("kind-19 record", 1);
 const decl = await tools.$describe(hit.name);
 const rec = await tools[hit.name]({id: "r1"});
 return [hit.name, decl.includes("id: string"), rec.tool]`)}})[0]
-	require.False(t, r.IsError, ptc.ContentText(r.Content))
-	require.Equal(t, `["crm_record_19", true, "crm_record_19"]`, ptc.ContentText(r.Content))
+	require.False(t, r.IsError, registry.PlainText(r.Content))
+	require.Equal(t, `["crm_record_19", true, "crm_record_19"]`, registry.PlainText(r.Content))
 
 	unfitted := budgetExecutor(t, -1, tools...).RunCodeSchema(registry.Scope{}, nil).Description
 	require.NotContains(t, unfitted, "$search")

@@ -628,8 +628,8 @@ func TestRecording_errorInfo(t *testing.T) {
 try { await tools.get_weather({city: "Oslo"}) } catch (e) { return [a.sky, e.code, e.message, Object.keys(e)] }`
 	r, err := f.ex.Run(context.Background(), code, ptc.RunOptions{Record: true})
 	require.NoError(t, err)
-	require.Equal(t, `["clear", "DENIED", "Oslo is off limits", ["code", "tool"]]`, ptc.ContentText(r.Content))
-	require.NotContains(t, ptc.ContentText(r.Content), "ask an admin")
+	require.Equal(t, `["clear", "DENIED", "Oslo is off limits", ["code", "tool"]]`, registry.PlainText(r.Content))
+	require.NotContains(t, registry.PlainText(r.Content), "ask an admin")
 	b, err := json.Marshal(r.Recording)
 	require.NoError(t, err)
 	require.NoError(t, validateRecording(recordingSchema(t), b))
@@ -640,5 +640,5 @@ try { await tools.get_weather({city: "Oslo"}) } catch (e) { return [a.sky, e.cod
 	again, err := f.ex.Replay(context.Background(), rec, ptc.ReplayOptions{})
 	require.NoError(t, err)
 	require.Nil(t, again.Divergence)
-	require.Equal(t, ptc.ContentText(r.Content), ptc.ContentText(again.Content))
+	require.Equal(t, registry.PlainText(r.Content), registry.PlainText(again.Content))
 }

@@ -94,7 +94,7 @@ setTimeout(async () => console.log("timer", await p), 50); return w`,
 			start := time.Now()
 			r := f.run(t, tc.code)
 			took := time.Since(start)
-			require.Equal(t, tc.want, ptc.ContentText(r.Content))
+			require.Equal(t, tc.want, registry.PlainText(r.Content))
 			require.Less(t, took, 10*time.Second, "the run waited for a call nobody can see")
 			if tc.waits {
 				require.Greater(t, took, 150*time.Millisecond, "the run did not wait for a call the program can see")
@@ -124,13 +124,13 @@ func TestRunEnd_replay(t *testing.T) {
 		for _, det := range []*ptc.Deterministic{nil, {Seed: 7}} {
 			r, err := f.ex.Run(context.Background(), code, ptc.RunOptions{Record: true, Deterministic: det})
 			require.NoError(t, err)
-			require.False(t, r.IsError, ptc.ContentText(r.Content))
+			require.False(t, r.IsError, registry.PlainText(r.Content))
 			require.NotNil(t, r.Recording)
 			start := time.Now()
 			again, err := f.ex.Replay(context.Background(), roundTrip(t, r.Recording), ptc.ReplayOptions{})
 			require.NoError(t, err)
 			require.Nil(t, again.Divergence, "%v", again.Divergence)
-			require.Equal(t, ptc.ContentText(r.Content), ptc.ContentText(again.Content))
+			require.Equal(t, registry.PlainText(r.Content), registry.PlainText(again.Content))
 			require.Less(t, time.Since(start), 10*time.Second)
 			require.Equal(t, pipeline.CodeAborted, again.Subcalls[0].Code)
 		}
