@@ -14,6 +14,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptchost/ptc"
@@ -33,21 +34,43 @@ type ServerOptions struct {
 	// Name and Version identify the server to clients; empty means "ptc"
 	// and "1".
 	Name, Version string
+	// AllowOrigins lists the Origin header values served over HTTP; a
+	// request with any other Origin gets 403 (DNS rebinding), one without
+	// Origin (not a browser) is served. None by default.
+	AllowOrigins []string
+	// Sessions keeps MCP sessions over HTTP (Mcp-Session-Id), so that the
+	// server can ask the client (elicitation); replicas then sit behind a
+	// balancer that routes on the session id. Without it the handler is
+	// stateless: any replica serves any request.
+	Sessions bool
+	// Auth, when set, requires every HTTP request to name one of its
+	// principals (see AuthConfig, as ParseAuthConfig checked it): each is
+	// an agent beneath Agent's preset that sees only its tools, within its
+	// limits, and whose ask patterns need a person's approval. Stdio is not
+	// authenticated: it serves Agent.
+	Auth *AuthConfig
+	// Limits are the executor's limits (the zero value: the defaults); a
+	// principal's timeout and memory lower them, never raise them.
+	Limits ptc.Limits
 }
 
 // Server serves an executor's run_code over MCP. It is safe for
 // concurrent use.
 type Server struct {
-	ex    *ptc.Executor
-	agent registry.Scope
-	log   *slog.Logger
-	srv   *sdk.Server
+	ex   *ptc.Executor
+	log  *slog.Logger
+	opts ServerOptions
+	def  *view            // Agent's: stdio, and HTTP without Auth
+	byID map[string]*view // the principals' views, by name
+	// byAgent finds a principal's view from a subcall's scope.
+	byAgent map[registry.Scope]*view
+	auth    *authenticator // nil without Auth
 
-	descMu     sync.Mutex
-	desc       string // the description of the run_code tool offered
-	stale      bool   // the registry changed since desc was made
-	refreshing bool   // a goroutine is refreshing desc
+	descMu     sync.Mutex // guards every view's desc, and stale, refreshing
+	stale      bool       // the registry changed since the descs were made
+	refreshing bool       // a goroutine is refreshing the descs
 	unsub      func()
+	cleanup    []func()
 
 	// life is cancelled with ptc.ErrShutdown when Shutdown stops waiting.
 	life  context.Context
@@ -62,6 +85,12 @@ type Server struct {
 // description is ex.RunCodeSchema's for opts.Agent, kept up to date as the
 // registry changes (connected clients are told the tool list changed).
 // The server does not own ex: Shutdown leaves it open.
+//
+// With opts.Auth each principal gets a view of its own: an SDK server whose
+// run_code is described for, and runs in, the principal's agent scope,
+// which a registry restriction (registry.Matching over its tool patterns)
+// limits to its tools, so that its description, $search, $describe and
+// subcalls know no other tool. Shutdown lifts the restrictions.
 func NewServer(ex *ptc.Executor, opts ServerOptions) *Server {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
@@ -72,24 +101,82 @@ func NewServer(ex *ptc.Executor, opts ServerOptions) *Server {
 	if opts.Version == "" {
 		opts.Version = "1"
 	}
-	s := &Server{ex: ex, agent: opts.Agent, log: opts.Logger}
+	opts.Limits = opts.Limits.WithDefaults()
+	s := &Server{ex: ex, log: opts.Logger, opts: opts, byID: map[string]*view{}, byAgent: map[registry.Scope]*view{}}
 	s.life, s.kill = context.WithCancelCause(context.Background())
-	s.srv = sdk.NewServer(&sdk.Implementation{Name: opts.Name, Version: opts.Version}, &sdk.ServerOptions{
-		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
-	})
+	s.def = s.newView("", opts.Agent, nil)
+	if c := opts.Auth; c != nil {
+		s.auth = newAuthenticator(s.life, c, s.log)
+		reg := ex.Pipeline().Registry()
+		for i := range c.Principals {
+			p := &c.Principals[i]
+			scope := registry.Scope{Preset: opts.Agent.Preset, Agent: p.Name}
+			// Restrict fails only for the deployment scope.
+			if lift, err := reg.Restrict(scope, registry.Matching(p.Tools...)); err == nil {
+				s.cleanup = append(s.cleanup, lift)
+			}
+			v := s.newView(p.Name, scope, p)
+			s.byID[p.Name] = v
+			s.byAgent[scope] = v
+		}
+		s.cleanup = append(s.cleanup, ex.Pipeline().OnPreExecute(s.askPolicy))
+	}
 	s.unsub = ex.Pipeline().Registry().Subscribe(func(registry.Change) { s.changed() })
 	s.refresh()
+	return s
+}
+
+// view is what one caller sees: an SDK server offering run_code for an
+// agent scope, with a principal's limits and quota.
+type view struct {
+	s     *Server
+	name  string // the principal; "" for the default view
+	agent registry.Scope
+	p     *Principal // nil for the default view
+	srv   *sdk.Server
+	lim   ptc.Limits // overrides of the executor's limits
+	quota *quota     // nil: unbounded
+	desc  string     // the description of the run_code tool offered
+}
+
+func (s *Server) newView(name string, agent registry.Scope, p *Principal) *view {
+	v := &view{s: s, name: name, agent: agent, p: p}
+	v.srv = sdk.NewServer(&sdk.Implementation{Name: s.opts.Name, Version: s.opts.Version}, &sdk.ServerOptions{
+		Capabilities: &sdk.ServerCapabilities{Tools: &sdk.ToolCapabilities{ListChanged: true}},
+	})
+	if p != nil {
+		if l := p.Limits; l.Timeout > 0 && l.Timeout < s.opts.Limits.Timeout {
+			v.lim.Timeout = l.Timeout
+		}
+		if l := p.Limits; l.MemoryBytes > 0 && l.MemoryBytes < s.opts.Limits.MemoryBytes {
+			v.lim.MemoryBytes = l.MemoryBytes
+		}
+		if p.Limits.ConcurrentRuns > 0 || p.Limits.RunsPerMinute > 0 {
+			v.quota = newQuota(name, p.Limits)
+		}
+	}
 	// A list answers with the current description even if the refresh
 	// the change started has not run yet.
-	s.srv.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
+	v.srv.AddReceivingMiddleware(func(next sdk.MethodHandler) sdk.MethodHandler {
 		return func(ctx context.Context, method string, req sdk.Request) (sdk.Result, error) {
 			if method == "tools/list" {
-				s.refresh()
+				s.descMu.Lock()
+				v.refresh()
+				s.descMu.Unlock()
 			}
 			return next(ctx, method, req)
 		}
 	})
-	return s
+	return v
+}
+
+// views returns every view, the default one first.
+func (s *Server) views() []*view {
+	out := []*view{s.def}
+	for _, v := range s.byID {
+		out = append(out, v)
+	}
+	return out
 }
 
 // changed notes a registry change and refreshes run_code's description on
@@ -118,38 +205,58 @@ func (s *Server) changed() {
 	}()
 }
 
-// refresh (re)declares run_code when its description changed; the SDK
-// then tells connected clients that the tool list changed.
+// refresh (re)declares run_code in every view whose description changed;
+// the SDK then tells connected clients that the tool list changed.
 func (s *Server) refresh() {
 	s.descMu.Lock()
 	defer s.descMu.Unlock()
-	d := s.ex.RunCodeSchema(s.agent, nil)
-	if d.Description == s.desc {
+	for _, v := range s.views() {
+		v.refresh()
+	}
+}
+
+// refresh (re)declares the view's run_code when its description changed.
+// s.descMu must be held.
+func (v *view) refresh() {
+	d := v.s.ex.RunCodeSchema(v.agent, nil)
+	if d.Description == v.desc {
 		return
 	}
-	s.desc = d.Description
-	s.srv.AddTool(&sdk.Tool{
+	v.desc = d.Description
+	v.srv.AddTool(&sdk.Tool{
 		Name:        d.Name,
 		Description: d.Description,
 		InputSchema: d.Parameters,
-	}, s.runCode)
+	}, v.runCode)
 }
 
-// MCPServer returns the SDK server, for transports this package does not
-// set up.
-func (s *Server) MCPServer() *sdk.Server { return s.srv }
+// MCPServer returns the SDK server of ServerOptions.Agent (the one
+// ServeStdio speaks), for transports this package does not set up.
+func (s *Server) MCPServer() *sdk.Server { return s.def.srv }
 
 // Handler returns the HTTP handler: MCP's streamable HTTP at /mcp, in the
 // SDK's stateless mode with JSON responses (no session: any replica
-// serves any request), and /healthz, which answers 200 "ok", or 503
-// "shutting down" once Shutdown was called.
+// serves any request) unless ServerOptions.Sessions, and /healthz, which
+// answers 200 "ok", or 503 "shutting down" once Shutdown was called.
+// Before the SDK sees a request, a present Origin that
+// ServerOptions.AllowOrigins does not list gets 403, and a body that is
+// not JSON, not a JSON-RPC message, a call of a method no MCP server
+// answers or one missing its params gets the JSON-RPC error (-32700,
+// -32600, -32601, -32602) the stdio transport would give.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", sdk.NewStreamableHTTPHandler(func(*http.Request) *sdk.Server { return s.srv }, &sdk.StreamableHTTPOptions{
-		Stateless:                    true,
+	var h http.Handler = s.guard(sdk.NewStreamableHTTPHandler(s.server, &sdk.StreamableHTTPOptions{
+		Stateless:                    !s.opts.Sessions,
 		JSONResponse:                 true,
 		PropagateRequestCancellation: true,
+		MaxRequestBodyBytes:          maxBodyBytes,
 	}))
+	if s.auth != nil {
+		h = s.auth.middleware(h)
+		mux.Handle(metadataPath, s.auth.metadata())
+		mux.Handle(metadataPath+"/mcp", s.auth.metadata())
+	}
+	mux.Handle("/mcp", s.origin(h))
 	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) {
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		if s.shuttingDown() {
@@ -163,9 +270,31 @@ func (s *Server) Handler() http.Handler {
 }
 
 // ServeStdio speaks MCP on in and out until the client closes in or ctx
-// is done.
+// is done. At the end of in, the requests already read finish and are
+// answered before it returns.
 func (s *Server) ServeStdio(ctx context.Context, in io.ReadCloser, out io.WriteCloser) error {
-	return s.srv.Run(ctx, &sdk.IOTransport{Reader: in, Writer: out})
+	return s.def.srv.Run(ctx, drainTransport{&sdk.IOTransport{Reader: in, Writer: out}})
+}
+
+// server is the SDK handler's choice of server: the principal's view with
+// Auth, else the default one.
+func (s *Server) server(r *http.Request) *sdk.Server {
+	if v := s.viewOf(r); v != nil {
+		return v.srv
+	}
+	return nil
+}
+
+// viewOf returns the view of the request's principal (the default view
+// without Auth), or nil.
+func (s *Server) viewOf(r *http.Request) *view {
+	if s.auth == nil {
+		return s.def
+	}
+	if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+		return s.byID[ti.UserID]
+	}
+	return nil
 }
 
 func (s *Server) shuttingDown() bool {
@@ -180,9 +309,15 @@ func (s *Server) shuttingDown() bool {
 // answered. It does not close the executor or any listener.
 func (s *Server) Shutdown(ctx context.Context) error {
 	s.mu.Lock()
+	first := !s.down
 	s.down = true
 	s.mu.Unlock()
 	s.unsub()
+	if first {
+		for _, f := range s.cleanup {
+			f()
+		}
+	}
 	done := make(chan struct{})
 	go func() {
 		s.runs.Wait()
@@ -211,7 +346,8 @@ func (s *Server) enter() bool {
 }
 
 // runCode is run_code's MCP handler.
-func (s *Server) runCode(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+func (v *view) runCode(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
+	s := v.s
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if s.enter() {
@@ -226,11 +362,17 @@ func (s *Server) runCode(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Ca
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
 	}
+	ctx = withCaller(ctx, caller{principal: v.name, session: req.Session.ID()})
 	start := time.Now()
-	r := s.ex.Execute(ctx, pipeline.Batch{
-		Calls: []pipeline.RawCall{{ID: id, Name: ptc.ToolName, Arguments: args}},
-		Agent: s.agent,
-	})[0]
+	rs, err := s.ex.ExecuteWith(ctx, pipeline.Batch{
+		Calls:    []pipeline.RawCall{{ID: id, Name: ptc.ToolName, Arguments: args}},
+		Agent:    v.agent,
+		Approver: v.approver(req.Session),
+	}, ptc.RunOptions{Limits: v.lim})
+	if err != nil {
+		return nil, fmt.Errorf("run options: %w", err)
+	}
+	r := rs[0]
 	s.logRun(ctx, id, time.Since(start), r)
 	return result(r), nil
 }
@@ -271,11 +413,22 @@ func (s *Server) logRun(ctx context.Context, id string, d time.Duration, r *ptc.
 	if r.IsError {
 		level = slog.LevelWarn
 	}
-	s.log.LogAttrs(ctx, level, "run",
-		slog.String("id", id),
+	attrs := []slog.Attr{slog.String("id", id)}
+	if _, audited := s.log.Handler().(auditHandler); !audited {
+		// The caller, unless the handler adds it from ctx.
+		if c, ok := callerOf(ctx); ok {
+			if c.principal != "" {
+				attrs = append(attrs, slog.String("principal", c.principal))
+			}
+			if c.session != "" {
+				attrs = append(attrs, slog.String("session", c.session))
+			}
+		}
+	}
+	s.log.LogAttrs(ctx, level, "run", append(attrs,
 		slog.String("token", r.Outcome.Token()),
 		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
 		slog.Int("subcalls", len(r.Subcalls)),
 		slog.String("kind", kind(r)),
-		slog.Bool("is_error", r.IsError))
+		slog.Bool("is_error", r.IsError))...)
 }

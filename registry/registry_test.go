@@ -131,6 +131,11 @@ func TestRegistry_Restrict(t *testing.T) {
 		{"masks intersect", []registry.Filter{registry.Only("a", "b"), registry.Only("b", "c")}, []string{"b", "mine"}},
 		{"allow and deny intersect", []registry.Filter{registry.Only("a", "b"), registry.Except("a")}, []string{"b", "mine"}},
 		{"scoped registrations stay visible", []registry.Filter{registry.Only()}, []string{"mine"}},
+		{"patterns", []registry.Filter{registry.Matching("[ab]", "z*")}, []string{"a", "b", "mine"}},
+		{"pattern star", []registry.Filter{registry.Matching("*")}, []string{"a", "b", "c", "mine"}},
+		{"no pattern", []registry.Filter{registry.Matching()}, []string{"mine"}},
+		{"malformed pattern matches nothing", []registry.Filter{registry.Matching("[", "c")}, []string{"c", "mine"}},
+		{"patterns and a deny mask", []registry.Filter{registry.Matching("*"), registry.Except("c")}, []string{"a", "b", "mine"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

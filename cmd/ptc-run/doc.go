@@ -10,7 +10,8 @@
 //	               [--mcp-config FILE]... REC.json
 //	ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]...
 //	ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
-//	               [--memory SIZE] [--grace D] [--listen ADDR | --stdio]
+//	               [--memory SIZE] [--grace D] [--listen ADDR | --stdio] [--auth FILE | --no-auth]
+//	               [--allow-origin O]... [--sessions]
 //	ptc-run guest build [--source DIR] [--force]
 //	ptc-run --version
 //

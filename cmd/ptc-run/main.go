@@ -454,7 +454,8 @@ const usage = `usage:
                  [--mcp NAME=CMD|URL]... [--mcp-config FILE]... REC.json
   ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]...
   ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
-                 [--memory SIZE] [--grace D] [--listen ADDR | --stdio]
+                 [--memory SIZE] [--grace D] [--listen ADDR | --stdio] [--auth FILE | --no-auth]
+                 [--allow-origin O]... [--sessions]
   ptc-run guest build [--source DIR] [--force]
   ptc-run --version
 `
@@ -630,8 +631,19 @@ progress finish for --grace, then aborts them.
 Flags:
 ` + helpToolFlags + fmt.Sprintf(helpLimitFlags, "each run", "each run") + `  --grace D        how long runs in progress may go on after SIGINT or
                    SIGTERM (default 10s): a duration with a unit, e.g. 30s
-  --listen ADDR    the HTTP address, host:port (default 127.0.0.1:8080)
+  --listen ADDR    the HTTP address, host:port (default 127.0.0.1:8080);
+                   without --auth only a loopback address is accepted
   --stdio          speak MCP on standard input and output instead of HTTP
+  --auth FILE      principals file (JSON): who may call (bearer keys by
+                   sha256, JWTs of an OIDC issuer), which tools each sees,
+                   which calls a person approves, and each one's limits
+  --no-auth        serve beyond loopback without authentication: anyone
+                   who reaches the port runs code and calls every tool
+  --allow-origin O an Origin (scheme://host[:port]) served over HTTP;
+                   repeatable; requests with any other Origin get 403
+  --sessions       keep MCP sessions over HTTP (Mcp-Session-Id), needed to
+                   ask a person for approval; replicas then need a balancer
+                   that routes on Mcp-Session-Id
   -h, --help       print this help
 
 ` + helpFixture + `

@@ -30,6 +30,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	grace := fs.Duration("grace", 10*time.Second, "how long runs in progress may go on after SIGINT or SIGTERM")
 	listen := fs.String("listen", "", "address to serve streamable HTTP on (default "+defaultListen+")")
 	stdio := fs.Bool("stdio", false, "speak MCP on stdin and stdout instead of HTTP")
+	var sec serveSecurity
+	sec.add(fs)
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -51,6 +53,13 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if *listen == "" {
 		*listen = defaultListen
 	}
+	if err := sec.check(*listen, *stdio); err != nil {
+		return err
+	}
+	authCfg, err := sec.load()
+	if err != nil {
+		return err
+	}
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
 
 	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, stderr)
@@ -58,7 +67,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	defer closeAll()
-	srv := mcp.NewServer(ex, mcp.ServerOptions{Logger: logger, Name: "ptc-run"})
+	srv := mcp.NewServer(ex, sec.options(mcp.ServerOptions{Logger: logger, Name: "ptc-run",
+		Limits: host.Limits{Timeout: *timeout, MemoryBytes: mem}}, authCfg))
 	// Each subcall's result too, through the pipeline's slog result
 	// logger: "tool result" with the tool, its parent (the run's token),
 	// duration and failure code.
