@@ -33,12 +33,24 @@ func (s *Server) askPolicy(ctx context.Context, inv *pipeline.Invocation, d pipe
 // elicitation cannot be asked, and the call is denied saying so. The time
 // it takes does not count against the run's time limit (the executor
 // holds the run's clock while an approver answers).
-func (v *view) approver(ss *sdk.ServerSession) pipeline.Approver {
+//
+// Over HTTP without ServerOptions.Sessions there is no session to send the
+// request on: the call is denied saying so.
+func (v *view) approver(req *sdk.CallToolRequest) pipeline.Approver {
+	ss := req.Session
+	stateless := req.Extra != nil && req.Extra.Header != nil && !v.s.opts.Sessions
 	return func(ctx context.Context, inv *pipeline.Invocation, question string) (pipeline.Answer, error) {
 		name := inv.Name()
-		if ss == nil || !canElicit(ss) {
-			v.s.audit(ctx, "approval", slog.String("tool", name), slog.String("answer", "not asked"))
-			return pipeline.Answer{Reason: fmt.Sprintf("tool %q: approval required and could not be asked: the client did not declare elicitation (over HTTP serve needs --sessions)", name)}, nil
+		why := ""
+		switch {
+		case stateless:
+			why = "serve keeps no MCP sessions (start it with --sessions to ask the client)"
+		case ss == nil || !canElicit(ss):
+			why = "the client did not declare elicitation"
+		}
+		if why != "" {
+			v.s.audit(ctx, "approval", slog.String("tool", name), slog.String("answer", "not asked"), slog.String("reason", why))
+			return pipeline.Answer{Reason: fmt.Sprintf("tool %q: approval required and could not be asked: %s", name, why)}, nil
 		}
 		res, err := ss.Elicit(ctx, &sdk.ElicitParams{
 			Message:         approvalMessage(name, inv.Arguments()),

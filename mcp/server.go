@@ -367,7 +367,7 @@ func (v *view) runCode(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 	rs, err := s.ex.ExecuteWith(ctx, pipeline.Batch{
 		Calls:    []pipeline.RawCall{{ID: id, Name: ptc.ToolName, Arguments: args}},
 		Agent:    v.agent,
-		Approver: v.approver(req.Session),
+		Approver: v.approver(req),
 	}, ptc.RunOptions{Limits: v.lim})
 	if err != nil {
 		return nil, fmt.Errorf("run options: %w", err)
