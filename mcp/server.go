@@ -54,6 +54,10 @@ type ServerOptions struct {
 	Limits ptc.Limits
 }
 
+// sessionIdle is how long a session (ServerOptions.Sessions) may go
+// without a request before it is closed.
+const sessionIdle = 30 * time.Minute
+
 // Server serves an executor's run_code over MCP. It is safe for
 // concurrent use.
 type Server struct {
@@ -250,6 +254,8 @@ func (s *Server) Handler() http.Handler {
 		JSONResponse:                 true,
 		PropagateRequestCancellation: true,
 		MaxRequestBodyBytes:          maxBodyBytes,
+		// A session whose client vanished without DELETE goes in time.
+		SessionTimeout: sessionIdle,
 	}))
 	if s.auth != nil {
 		h = s.auth.middleware(h)

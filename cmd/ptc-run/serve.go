@@ -60,7 +60,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return err
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, nil))
+	// Records of a run and of its subcalls name the principal and session.
+	logger := slog.New(mcp.AuditHandler(slog.NewJSONHandler(stderr, nil)))
 
 	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, stderr)
 	if err != nil {
