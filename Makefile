@@ -23,7 +23,12 @@ TSC := $(TSC_DIR)/node_modules/.bin/tsc
 MCP_SERVERS_DIR := mcp/testdata/everything
 MCP_SERVERS := $(MCP_SERVERS_DIR)/node_modules/@modelcontextprotocol/server-everything/dist/index.js
 
-.PHONY: build run test lint fuzz soak bench bench-peers guest guest-check tsc tokenizer mcp-servers clean
+# The MCP clients the serve tests run (the TypeScript SDK, the Inspector
+# CLI, the conformance suite), pinned by their package-lock.json.
+MCP_CLIENTS_DIR := mcp/testdata/clients
+MCP_CLIENTS := $(MCP_CLIENTS_DIR)/node_modules/@modelcontextprotocol/sdk/package.json
+
+.PHONY: build run test lint fuzz soak bench bench-peers guest guest-check tsc tokenizer mcp-servers mcp-clients clean
 
 guest: $(GUEST_WASM) $(GUEST_INTL)
 
@@ -61,13 +66,18 @@ mcp-servers: $(MCP_SERVERS)
 $(MCP_SERVERS): $(MCP_SERVERS_DIR)/package.json $(MCP_SERVERS_DIR)/package-lock.json
 	cd $(MCP_SERVERS_DIR) && npm ci --no-audit --no-fund || echo "mcp-servers: npm ci failed; the MCP tests will try again and say why"
 
+mcp-clients: $(MCP_CLIENTS)
+
+$(MCP_CLIENTS): $(MCP_CLIENTS_DIR)/package.json $(MCP_CLIENTS_DIR)/package-lock.json
+	cd $(MCP_CLIENTS_DIR) && npm ci --no-audit --no-fund || echo "mcp-clients: npm ci failed; the serve client tests will try again and say why"
+
 build: $(GUEST_WASM) $(GUEST_INTL)
 	$(GO) build -o bin/ptc-run ./cmd/ptc-run
 
 run: build
 	./bin/ptc-run run --tools $(EXAMPLE_TOOLS) $(EXAMPLE)
 
-test: $(GUEST_WASM) $(GUEST_INTL) tsc tokenizer mcp-servers haproxy
+test: $(GUEST_WASM) $(GUEST_INTL) tsc tokenizer mcp-servers mcp-clients haproxy
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 	$(GO) test -count=1 -run '^TestAdversarial$$' .
@@ -113,7 +123,7 @@ bench-peers: $(GUEST_WASM) $(GUEST_INTL)
 	$(MAKE) -C bench results
 
 clean:
-	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_WASM) $(GUEST_INTL) $(GUEST_DIR)/intl/node_modules $(TSC_DIR)/node_modules $(MCP_SERVERS_DIR)/node_modules bench.txt
+	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_WASM) $(GUEST_INTL) $(GUEST_DIR)/intl/node_modules $(TSC_DIR)/node_modules $(MCP_SERVERS_DIR)/node_modules $(MCP_CLIENTS_DIR)/node_modules bench.txt
 
 # Not part of make test (about a minute and a half: it compiles the guest):
 # the go get path from a scratch module importing a clean copy of the repo

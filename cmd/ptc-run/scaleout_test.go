@@ -310,13 +310,13 @@ type replica struct {
 	lines []string // the last lines of stderr, for failure messages
 }
 
-// startReplica starts `ptc-run serve` on a free loopback port; the test's
-// cleanup kills it if it still runs.
-func startReplica(t *testing.T, name, bin, tools string) *replica {
+// startReplica starts `ptc-run serve` on a free loopback port, with extra
+// flags; the test's cleanup kills it if it still runs.
+func startReplica(t *testing.T, name, bin, tools string, extra ...string) *replica {
 	t.Helper()
 	r := &replica{
 		name:   name,
-		cmd:    exec.Command(bin, "serve", "--listen", "127.0.0.1:0", "--tools", tools, "--timeout", "10s"),
+		cmd:    exec.Command(bin, append([]string{"serve", "--listen", "127.0.0.1:0", "--tools", tools, "--timeout", "10s"}, extra...)...),
 		addr:   make(chan string, 1),
 		exited: make(chan struct{}),
 	}

@@ -201,3 +201,22 @@ func (p *BearerProxy) Sent(v string) bool {
 	defer p.mu.Unlock()
 	return p.sent[v]
 }
+
+// Clients returns node and the directory of the MCP clients nobody here
+// wrote (mcp/testdata/clients: the official TypeScript SDK, the MCP
+// Inspector CLI and the MCP conformance suite, pinned by its
+// package-lock.json and installed by make mcp-clients, or here when npm
+// is there), which also holds client.mjs, a client made with the SDK.
+func Clients(t testing.TB) (node, dir string) {
+	t.Helper()
+	dir = filepath.Join(Root(t), "mcp", "testdata", "clients")
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed: the serve client tests run the npm package @modelcontextprotocol/sdk")
+	}
+	entry := filepath.Join(dir, "node_modules", "@modelcontextprotocol", "sdk", "package.json")
+	if _, err := os.Stat(entry); err != nil {
+		install(t, dir, entry)
+	}
+	return node, dir
+}
