@@ -305,9 +305,10 @@ type replica struct {
 	exited  chan struct{} // closed once the process exited and its log was read
 	exitErr error         // cmd.Wait's, once exited is closed
 
-	mu    sync.Mutex
-	runs  int      // "run" records
-	lines []string // the last lines of stderr, for failure messages
+	mu       sync.Mutex
+	runs     int            // "run" records
+	sessions map[string]int // "run" records by session (serve --sessions)
+	lines    []string       // the last lines of stderr, for failure messages
 }
 
 // startReplica starts `ptc-run serve` on a free loopback port, with extra
@@ -341,7 +342,7 @@ func startReplica(t *testing.T, name, bin, tools string, extra ...string) *repli
 func (r *replica) readLog(sc *bufio.Scanner) {
 	for sc.Scan() {
 		line := sc.Text()
-		var rec struct{ Msg, Addr string }
+		var rec struct{ Msg, Addr, Session string }
 		json.Unmarshal([]byte(line), &rec)
 		r.mu.Lock()
 		r.lines = append(r.lines, line)
@@ -353,6 +354,12 @@ func (r *replica) readLog(sc *bufio.Scanner) {
 			r.addr <- rec.Addr
 		case "run":
 			r.runs++
+			if rec.Session != "" {
+				if r.sessions == nil {
+					r.sessions = map[string]int{}
+				}
+				r.sessions[rec.Session]++
+			}
 		}
 		r.mu.Unlock()
 	}
@@ -392,9 +399,9 @@ func (r *replica) tail() string {
 }
 
 // startHAProxy runs haproxy in the foreground, balancing round robin over
-// the replicas with health checks on /healthz, and returns its address once
-// it answers.
-func startHAProxy(t *testing.T, bin, dir string, replicas []*replica) string {
+// the replicas with health checks on /healthz (and the extra lines in its
+// proxy section), and returns its address once it answers.
+func startHAProxy(t *testing.T, bin, dir string, replicas []*replica, extra ...string) string {
 	t.Helper()
 	front := freeAddr(t)
 	var servers strings.Builder
@@ -421,7 +428,7 @@ listen mcp
     bind %s
     balance roundrobin
     option httpchk GET /healthz
-%s`, front, servers.String())
+%s%s`, front, strings.Join(extra, ""), servers.String())
 	path := filepath.Join(dir, "haproxy.cfg")
 	require.NoError(t, os.WriteFile(path, []byte(cfg), 0o644))
 	if out, err := exec.Command(bin, "-c", "-f", path).CombinedOutput(); err != nil {
