@@ -178,7 +178,27 @@ type jwtVerifier struct {
 	verifier *oidc.IDTokenVerifier
 	failedAt time.Time
 	lastErr  error
+
+	// verified caches tokens already verified, by their sha256, so that a
+	// client sending its token with every request pays the signature check
+	// once a minute, not per request.
+	cacheMu  sync.Mutex
+	verified map[[sha256.Size]byte]verifiedToken
 }
+
+// verifiedToken is a cached verification: the principal, until when.
+type verifiedToken struct {
+	principal string
+	until     time.Time
+}
+
+const (
+	// verifiedFor bounds how long a verification is reused: a token whose
+	// signing key the issuer withdrew is refused within this time.
+	verifiedFor = time.Minute
+	// verifiedMax bounds the cache; when full it is emptied.
+	verifiedMax = 10000
+)
 
 // discoveryRetry is how long a failed discovery is remembered.
 const discoveryRetry = 5 * time.Second
@@ -235,25 +255,54 @@ func algorithms(p *oidc.Provider) []string {
 	return out
 }
 
-// principal verifies a JWT and returns its principal claim.
+// principal verifies a JWT (or finds it verified less than verifiedFor
+// ago and not expired since) and returns its principal claim.
 func (v *jwtVerifier) principal(ctx context.Context, token string) (string, error) {
-	ver, err := v.get(ctx)
+	sum := sha256.Sum256([]byte(token))
+	now := time.Now()
+	v.cacheMu.Lock()
+	c, ok := v.verified[sum]
+	v.cacheMu.Unlock()
+	if ok && now.Before(c.until) {
+		return c.principal, nil
+	}
+	name, exp, err := v.verify(ctx, token)
 	if err != nil {
 		return "", err
+	}
+	until := now.Add(verifiedFor)
+	if exp.Before(until) {
+		until = exp
+	}
+	v.cacheMu.Lock()
+	if v.verified == nil || len(v.verified) >= verifiedMax {
+		v.verified = make(map[[sha256.Size]byte]verifiedToken)
+	}
+	v.verified[sum] = verifiedToken{principal: name, until: until}
+	v.cacheMu.Unlock()
+	return name, nil
+}
+
+// verify checks a JWT with go-oidc and returns its principal claim and
+// expiry.
+func (v *jwtVerifier) verify(ctx context.Context, token string) (string, time.Time, error) {
+	ver, err := v.get(ctx)
+	if err != nil {
+		return "", time.Time{}, err
 	}
 	t, err := ver.Verify(ctx, token)
 	if err != nil {
-		return "", err
+		return "", time.Time{}, err
 	}
 	var claims map[string]any
 	if err := t.Claims(&claims); err != nil {
-		return "", err
+		return "", time.Time{}, err
 	}
 	name, ok := claims[v.cfg.PrincipalClaim].(string)
 	if !ok || name == "" {
-		return "", fmt.Errorf("no string claim %s", v.cfg.PrincipalClaim)
+		return "", time.Time{}, fmt.Errorf("no string claim %s", v.cfg.PrincipalClaim)
 	}
-	return name, nil
+	return name, t.Expiry, nil
 }
 
 // redact removes the token and each of its dot-separated parts from a

@@ -253,7 +253,7 @@ func TestServer_authJWT(t *testing.T) {
 
 	// Rotation: a token signed with a new key is accepted (the key set is
 	// fetched again), one signed with the retired key no longer is.
-	old := is.token(t, nil)
+	old := is.token(t, map[string]any{"jti": "never sent before the rotation"})
 	fetches := is.jwksFetches
 	is.rotate(t, "k2")
 	status, _, body := post(t, url, initBody, "Authorization", "Bearer "+is.token(t, nil))
@@ -261,6 +261,11 @@ func TestServer_authJWT(t *testing.T) {
 	require.Greater(t, is.jwksFetches, fetches, "the key set was fetched again")
 	status, _, _ = post(t, url, initBody, "Authorization", "Bearer "+old)
 	require.Equal(t, http.StatusUnauthorized, status)
+
+	// A token verified before is not verified again for a minute: its
+	// key's withdrawal takes up to that long to reach it (verifiedFor).
+	status, _, _ = post(t, url, initBody, "Authorization", "Bearer "+is.token(t, map[string]any{"jti": "cached"}))
+	require.Equal(t, http.StatusOK, status)
 
 	// Cached: valid tokens with a known key do not fetch the key set.
 	fetches = is.jwksFetches
@@ -302,4 +307,21 @@ func TestServer_authIssuerDown(t *testing.T) {
 	status, _, _ = post(t, base+"/mcp", initBody, "Authorization", "Bearer secret-key-a")
 	require.Equal(t, http.StatusOK, status)
 	require.Contains(t, logs.String(), "discovery")
+}
+
+// TestServer_sessionOwner: a session's requests with another principal's
+// credential are refused.
+func TestServer_sessionOwner(t *testing.T) {
+	ex, _ := plainExecutor(t, host.Limits{})
+	c, err := mcp.ParseAuthConfig([]byte(fmt.Sprintf(`{"principals": [{"name": "a", "keySha256": %q, "tools": ["*"]}, {"name": "b", "keySha256": %q, "tools": ["*"]}]}`, keyHash("key-a"), keyHash("key-b"))))
+	require.NoError(t, err)
+	hs := httptest.NewServer(mcp.NewServer(ex, mcp.ServerOptions{Auth: c, Sessions: true}).Handler())
+	defer hs.Close()
+	cs := connectAs(t, hs.URL+"/mcp", "key-a", nil)
+	defer cs.Close()
+	body := `{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{}}`
+	status, _, _ := post(t, hs.URL+"/mcp", body, "Authorization", "Bearer key-b", "Mcp-Session-Id", cs.ID(), "Mcp-Protocol-Version", "2025-06-18")
+	require.Equal(t, http.StatusForbidden, status)
+	status, _, _ = post(t, hs.URL+"/mcp", body, "Authorization", "Bearer key-a", "Mcp-Session-Id", cs.ID(), "Mcp-Protocol-Version", "2025-06-18")
+	require.Equal(t, http.StatusOK, status)
 }
