@@ -58,10 +58,10 @@ func connectAs(t *testing.T, url, credential string, opts *sdk.ClientOptions) *s
 	return cs
 }
 
-// issuer is a JWT issuer the test starts: OIDC discovery and JWKS over
+// jwtIssuer is a JWT issuer the test starts: OIDC discovery and JWKS over
 // HTTP (go-oidc's oidctest server) with keys the test generates, which it
 // can rotate.
-type issuer struct {
+type jwtIssuer struct {
 	url string
 	mu  sync.Mutex
 	srv *oidctest.Server
@@ -71,9 +71,9 @@ type issuer struct {
 	jwksFetches int
 }
 
-func newIssuer(t testing.TB) *issuer {
+func newIssuer(t testing.TB) *jwtIssuer {
 	t.Helper()
-	is := &issuer{srv: &oidctest.Server{}}
+	is := &jwtIssuer{srv: &oidctest.Server{}}
 	is.rotate(t, "k1")
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		is.mu.Lock()
@@ -90,7 +90,7 @@ func newIssuer(t testing.TB) *issuer {
 }
 
 // rotate replaces the issuer's signing key with a new one named kid.
-func (is *issuer) rotate(t testing.TB, kid string) {
+func (is *jwtIssuer) rotate(t testing.TB, kid string) {
 	t.Helper()
 	k, err := rsa.GenerateKey(rand.Reader, 2048)
 	require.NoError(t, err)
@@ -101,7 +101,7 @@ func (is *issuer) rotate(t testing.TB, kid string) {
 }
 
 // token signs claims (merged over valid defaults) with the current key.
-func (is *issuer) token(t testing.TB, claims map[string]any) string {
+func (is *jwtIssuer) token(t testing.TB, claims map[string]any) string {
 	t.Helper()
 	is.mu.Lock()
 	key, kid := is.key, is.kid
@@ -109,7 +109,7 @@ func (is *issuer) token(t testing.TB, claims map[string]any) string {
 	return oidctest.SignIDToken(key, kid, oidc.RS256, is.claims(t, claims))
 }
 
-func (is *issuer) claims(t testing.TB, over map[string]any) string {
+func (is *jwtIssuer) claims(t testing.TB, over map[string]any) string {
 	t.Helper()
 	now := time.Now()
 	c := map[string]any{"iss": is.url, "aud": "ptc", "sub": "team-jwt", "exp": now.Add(time.Hour).Unix(), "iat": now.Unix(), "nbf": now.Add(-time.Minute).Unix()}
@@ -127,7 +127,7 @@ func (is *issuer) claims(t testing.TB, over map[string]any) string {
 
 // authServer starts a server over the "double" executor with principals
 // key-a (a key), key-b (a key) and team-jwt (JWTs of is, when given).
-func authServer(t *testing.T, is *issuer, logs *syncBuffer) (url string, s *mcp.Server) {
+func authServer(t *testing.T, is *jwtIssuer, logs *syncBuffer) (url string, s *mcp.Server) {
 	t.Helper()
 	ex, _ := plainExecutor(t, host.Limits{})
 	file := fmt.Sprintf(`{"principals": [
@@ -299,7 +299,7 @@ func TestServer_authJWT(t *testing.T) {
 func TestServer_authIssuerDown(t *testing.T) {
 	is := newIssuer(t)
 	tok := is.token(t, nil)
-	dead := &issuer{url: "http://127.0.0.1:1"}
+	dead := &jwtIssuer{url: "http://127.0.0.1:1"}
 	var logs syncBuffer
 	base, _ := authServer(t, dead, &logs)
 	status, _, _ := post(t, base+"/mcp", initBody, "Authorization", "Bearer "+tok)

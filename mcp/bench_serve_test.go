@@ -22,7 +22,7 @@ import (
 // benchServer serves the "double" executor with principals "bench" (a
 // key, and JWTs of is when given), "quiet" and "flood"; flood's limits are
 // floodLimits.
-func benchServer(b *testing.B, is *issuer, floodLimits string) string {
+func benchServer(b *testing.B, is *jwtIssuer, floodLimits string) string {
 	b.Helper()
 	ex, _ := plainExecutor(b, host.Limits{})
 	file := fmt.Sprintf(`{"principals": [

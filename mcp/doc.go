@@ -39,4 +39,15 @@
 // health at /healthz; [Server.ServeStdio] speaks MCP on a pair of streams.
 // [Server.Shutdown] lets the runs in progress finish within a grace period
 // and then aborts them.
+//
+// Over HTTP the handler refuses a request whose Origin is not allowed
+// (ServerOptions.AllowOrigins) and answers malformed JSON-RPC with the
+// error codes stdio gives. With ServerOptions.Auth ([AuthConfig], read by
+// [ParseAuthConfig]) every request must name a principal, by a bearer key
+// or a JWT access token verified with go-oidc; each principal is an agent
+// of the registry restricted to its tool patterns, with its own limits and
+// quotas (HTTP 429), and its ask patterns put its subcalls to the person
+// behind the client (elicitation/create) in a session
+// (ServerOptions.Sessions). [AuditHandler] makes log records name the
+// principal and session. docs/serve.md is the operator's guide.
 package mcp

@@ -85,3 +85,22 @@ func ExampleReadConfig() {
 	// fs=npx -y @modelcontextprotocol/server-filesystem /srv/data [read_* list_*] false
 	// docs=https://mcp.example.com/mcp [] true
 }
+
+func ExampleParseAuthConfig() {
+	c, err := mcp.ParseAuthConfig([]byte(`{"principals": [
+	  {"name": "team-a", "keySha256": "2bb80d537b1da3e38bd30361aa855686bde0eacd7162fef6a25fe97bf527a25b",
+	   "tools": ["get_weather", "fs__read_*"], "ask": ["fs__write_file"],
+	   "limits": {"concurrentRuns": 4, "runsPerMinute": 120, "timeout": "10s", "memory": "32MiB"}}]}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p := c.Principals[0]
+	fmt.Println(p.Name, p.Tools, p.Ask, p.Limits.Timeout, p.Limits.MemoryBytes>>20, "MiB")
+
+	_, err = mcp.ParseAuthConfig([]byte(`{"principals": [{"name": "team-a", "keySha256": "not hex"}]}`))
+	fmt.Println(err)
+	// Output:
+	// team-a [get_weather fs__read_*] [fs__write_file] 10s 32 MiB
+	// auth: principals[0].keySha256: want the 64 hex digits of a sha256
+}
