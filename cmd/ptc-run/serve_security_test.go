@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,4 +72,28 @@ func TestServe_authFileErrors(t *testing.T) {
 	code, _, errs := runCLI(t, "", "serve", "--auth", filepath.Join(dir, "missing.json"))
 	require.Equal(t, 2, code)
 	require.Contains(t, errs, "--auth")
+}
+
+// TestServe_stdioEndOfInput: requests piped in before stdin ends are all
+// answered before serve --stdio exits.
+func TestServe_stdioEndOfInput(t *testing.T) {
+	skipUnbuilt(t)
+	in := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"sh","version":"1"}}}
+{"jsonrpc":"2.0","method":"notifications/initialized"}
+{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"await new Promise(r => setTimeout(r, 300)); return 1"}}}
+{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"return 2"}}}
+{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"run_code","arguments":{"code":"return await tools.get_weather({city: 'Oslo'})"}}}
+`
+	code, out, errs := runCLI(t, in, "serve", "--stdio", "--tools", "../../testdata/tools/weather.json")
+	require.Equal(t, 0, code, errs)
+	for id, want := range map[int]string{2: `"text":"1"`, 3: `"text":"2"`, 4: `\"tempC\": -3`} {
+		found := false
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result"`, id)) {
+				require.Contains(t, line, want)
+				found = true
+			}
+		}
+		require.True(t, found, "no answer to %d:\n%s", id, out)
+	}
 }
