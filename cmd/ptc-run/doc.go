@@ -10,7 +10,7 @@
 //	               [--mcp-config FILE]... REC.json
 //	ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]...
 //	ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
-//	               [--memory SIZE] [--grace D] [--listen ADDR | --stdio]
+//	               [--memory SIZE] [--grace D] [--listen ADDR | --stdio] [--max-runs N]
 //	ptc-run guest build [--source DIR] [--force]
 //	ptc-run --version
 //

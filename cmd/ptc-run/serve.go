@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/mcp"
 	"github.com/ptchost/ptc/pipeline"
@@ -30,6 +31,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	grace := fs.Duration("grace", 10*time.Second, "how long runs in progress may go on after SIGINT or SIGTERM")
 	listen := fs.String("listen", "", "address to serve streamable HTTP on (default "+defaultListen+")")
 	stdio := fs.Bool("stdio", false, "speak MCP on stdin and stdout instead of HTTP")
+	maxRuns := fs.Int("max-runs", ptc.DefaultMaxRuns, "programs run at once; later requests wait their turn")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -43,6 +45,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return &usageError{fmt.Sprintf("--timeout %v: want a positive duration", *timeout)}
 	case *grace < 0:
 		return &usageError{fmt.Sprintf("--grace %v: want a duration of zero or more", *grace)}
+	case *maxRuns <= 0:
+		return &usageError{fmt.Sprintf("--max-runs %d: want a positive number", *maxRuns)}
 	}
 	mem, err := parseSize(*memory)
 	if err != nil {
@@ -53,7 +57,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	logger := slog.New(slog.NewJSONHandler(stderr, nil))
 
-	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, stderr)
+	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, *maxRuns, stderr)
 	if err != nil {
 		return err
 	}
