@@ -59,7 +59,8 @@ func New(ctx context.Context, cacheDir string, gate *bench.Gate) (*Sandbox, erro
 	if err != nil {
 		return nil, fmt.Errorf("ptcexec: %w", err)
 	}
-	ex, err := ptc.New(ctx, ptc.Config{Pipeline: pipe, HostConfig: host.Config{CompilationCacheDir: cacheDir}})
+	// No cap on runs in flight: the idle and scale workloads hold thousands.
+	ex, err := ptc.New(ctx, ptc.Config{Pipeline: pipe, HostConfig: host.Config{CompilationCacheDir: cacheDir}, MaxRuns: -1})
 	if err != nil {
 		return nil, fmt.Errorf("ptcexec: %w", err)
 	}
