@@ -153,6 +153,10 @@ func scaleChildMain(args []string) error {
 			return err
 		}
 		defer sb.Close(ctx)
+		// The runs wait until all n arrived, which takes minutes for some.
+		if t, ok := sb.(interface{ SetTimeout(time.Duration) }); ok {
+			t.SetTimeout(10 * time.Minute)
+		}
 		p, err := bench.Scale(ctx, sb, g, *n)
 		if err != nil {
 			return err

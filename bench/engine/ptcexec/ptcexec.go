@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/bench"
@@ -85,3 +86,7 @@ func (s *Sandbox) Run(ctx context.Context, src string) (string, error) {
 
 // Close closes the executor and its host.
 func (s *Sandbox) Close(ctx context.Context) error { return s.ex.Close(ctx) }
+
+// SetTimeout replaces the runs' time limit (the scale workload holds runs
+// for minutes).
+func (s *Sandbox) SetTimeout(d time.Duration) { s.opts.Limits.Timeout = d }
