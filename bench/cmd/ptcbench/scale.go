@@ -1,10 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -119,10 +121,13 @@ func scaleChild(ctx context.Context, s engineSpec, n int, cacheDir string) (benc
 		return bench.ScalePoint{}, err
 	}
 	cmd := exec.CommandContext(ctx, self, "scale-child", "-engine", s.name, "-n", fmt.Sprint(n), "-cache", cacheDir)
-	cmd.Stderr = os.Stderr
+	var stderr bytes.Buffer
+	cmd.Stderr = io.MultiWriter(os.Stderr, &stderr)
 	out, err := cmd.Output()
 	if err != nil {
-		return bench.ScalePoint{}, fmt.Errorf("scale child: %w", err)
+		// The table names why: the child's last line.
+		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		return bench.ScalePoint{}, fmt.Errorf("scale child: %w: %s", err, lines[len(lines)-1])
 	}
 	var p bench.ScalePoint
 	if err := json.Unmarshal(out, &p); err != nil {
