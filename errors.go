@@ -51,7 +51,7 @@ type RunError struct {
 	// Message is what the model sees, without "Error: ".
 	Message string
 
-	cause error // the context's cause, for an aborted run
+	cause error // the context's cause for an aborted run, or ErrBusy's refusal
 }
 
 // Error returns the message.
@@ -82,7 +82,8 @@ func (e *RunError) Is(target error) bool {
 		if target == ErrAborted {
 			return true
 		}
-		return target == context.Canceled && !errors.Is(e.cause, context.DeadlineExceeded)
+		// A run refused by a full executor (ErrBusy) was nobody's cancellation.
+		return target == context.Canceled && !errors.Is(e.cause, context.DeadlineExceeded) && !errors.Is(e.cause, ErrBusy)
 	}
 	if want, ok := kindErrors[e.Kind]; ok {
 		return target == want

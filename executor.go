@@ -95,6 +95,7 @@ type batchRun struct {
 	env    pipeline.Env
 	limits host.Limits
 	plan   *runner.Plan
+	noWait bool // RunOptions.NoWait
 
 	mu      sync.Mutex
 	reports map[string]*runner.Report // by run_code token
@@ -129,7 +130,7 @@ func (e *Executor) ExecuteWith(ctx context.Context, b pipeline.Batch, opts RunOp
 	if err != nil {
 		return nil, err
 	}
-	return e.executePlan(ctx, b, lim, e.plan(opts)), nil
+	return e.executePlan(ctx, b, lim, e.plan(opts), opts.NoWait), nil
 }
 
 // plan is the runner's plan of a batch's runs with opts.
@@ -144,8 +145,9 @@ func (e *Executor) plan(opts RunOptions) *runner.Plan {
 	return pl
 }
 
-// executePlan runs a batch whose runs follow pl.
-func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits, pl *runner.Plan) []*Result {
+// executePlan runs a batch whose runs follow pl; with noWait, a run that
+// finds the executor full fails at once (RunOptions.NoWait).
+func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits, pl *runner.Plan, noWait bool) []*Result {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if e.enter() {
@@ -160,6 +162,7 @@ func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits
 		env:     pipeline.Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Log: b.Log},
 		limits:  lim,
 		plan:    pl,
+		noWait:  noWait,
 		reports: make(map[string]*runner.Report),
 	}
 	results := make([]*Result, 0, len(b.Calls))
@@ -237,6 +240,10 @@ func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *runner.
 	var calls []runner.Call
 	if rep != nil {
 		r.Run, calls = rep.Outcome(), rep.Calls()
+		if b, ok := e.busy.LoadAndDelete(rep); ok {
+			busy := b.(*busyError)
+			r.failure = &RunError{Kind: host.KindAborted, Code: o.Code(), Message: busyText(busy), cause: busy}
+		}
 	}
 	switch code := o.Code(); {
 	case code == pipeline.CodeAbortedBeforeDispatch && o.Tool() == ToolName:
@@ -284,6 +291,20 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	br.mu.Lock()
 	br.reports[exec.CallID] = rep
 	br.mu.Unlock()
+	// A run holds one of the executor's slots (Config.MaxRuns) from here
+	// to its end; waiting for one does not count against its time limit.
+	release, err := e.slots.acquire(ctx, br.noWait)
+	var busy *busyError
+	switch {
+	case errors.As(err, &busy):
+		e.busy.Store(rep, busy)
+		return nil, &pipeline.Error{Code: pipeline.CodeToolFailed, Tool: ToolName, Reason: busyText(busy)}
+	case err != nil:
+		// ctx ended while waiting: the host reports the run as aborted
+		// before it started, as for any batch cancelled that early.
+		release = func() {}
+	}
+	defer release()
 	env := br.env
 	env.Parent = exec.CallID
 	return runner.Run(ctx, runner.Params{

@@ -32,6 +32,10 @@ type RunOptions struct {
 	// Result.Continuation, which Resume continues with the decision.
 	// Requires Config.ContinuationKey.
 	SuspendAsks bool
+	// NoWait fails a run at once, matching ErrBusy, when the executor is
+	// already running Config.MaxRuns programs, instead of waiting for one
+	// to end.
+	NoWait bool
 }
 
 // Deterministic makes a run reproducible (RunOptions.Deterministic): its

@@ -53,6 +53,14 @@ type Config struct {
 	// DeferLoading are declared in short whatever the budget. Zero means
 	// DefaultDeclarationBytes; negative means no budget.
 	DeclarationBytes int
+	// MaxRuns bounds the programs the executor runs at once, across all
+	// its batches (Execute, Run, Replay, Resume): a run beyond it waits,
+	// in the order runs came, until one ends or its context does (then it
+	// ends "aborted: cancelled before it started"), or, with
+	// RunOptions.NoWait, fails at once matching ErrBusy. The wait does
+	// not count against the run's time limit. Zero means DefaultMaxRuns;
+	// negative means no bound.
+	MaxRuns int
 }
 
 // DefaultDeclarationBytes is the declarations' budget when
@@ -67,6 +75,8 @@ type Executor struct {
 	limits  host.Limits
 	key     []byte
 	spent   runner.Spent // continuations already resumed
+	slots   *runSlots    // Config.MaxRuns
+	busy    sync.Map     // *runner.Report -> *busyError: runs refused by a full executor
 
 	sdks        *toolsdk.Cache
 	unsubscribe func()
@@ -105,6 +115,7 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		host:   cfg.Host,
 		limits: cfg.Limits.WithDefaults(),
 		key:    bytes.Clone(cfg.ContinuationKey),
+		slots:  newRunSlots(cfg.MaxRuns),
 		sdks:   toolsdk.NewCache(cfg.Pipeline.Registry(), declarationBytes(cfg.DeclarationBytes)),
 	}
 	e.life, e.kill = context.WithCancelCause(context.Background())

@@ -63,7 +63,7 @@ func (e *Executor) Replay(ctx context.Context, rec *recording.Recording, opts Re
 		}
 		pl.Live[name] = true
 	}
-	r := e.executePlan(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCodeCall(rec.Program)}, Approver: opts.Approver}, rec.Limits.WithDefaults(), pl)[0]
+	r := e.executePlan(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCodeCall(rec.Program)}, Approver: opts.Approver}, rec.Limits.WithDefaults(), pl, false)[0]
 	if decls := pl.SDK.TypeScript(); decls != rec.Declarations {
 		r.Divergence = &recording.Divergence{Reason: "the declarations this version generates from the recorded tools differ from the recorded ones",
 			Diff: runner.LineDiff(rec.Declarations, decls)}
@@ -110,7 +110,7 @@ func (e *Executor) Resume(ctx context.Context, b pipeline.Batch, cont []byte, de
 	pl := e.plan(opts)
 	pl.Src, pl.SDK, pl.Resume, pl.Pending, pl.Decision = rec, s, true, k.Pending.Call, decision
 	b.Calls = []pipeline.RawCall{runCodeCall(rec.Program)}
-	return e.executePlan(ctx, b, rec.Limits.WithDefaults(), pl)[0], nil
+	return e.executePlan(ctx, b, rec.Limits.WithDefaults(), pl, false)[0], nil
 }
 
 // runCodeCall is a run_code call of program.

@@ -14,7 +14,10 @@ import (
 
 // VmRSS returns the process's resident set size in KiB, from
 // /proc/self/status.
-func VmRSS() (int64, error) {
+func VmRSS() (int64, error) { return procStatusKiB("VmRSS") }
+
+// procStatusKiB returns a field of /proc/self/status in KiB.
+func procStatusKiB(field string) (int64, error) {
 	f, err := os.Open("/proc/self/status")
 	if err != nil {
 		return 0, err
@@ -22,11 +25,11 @@ func VmRSS() (int64, error) {
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), field+":"); ok {
 			return strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
 		}
 	}
-	return 0, errors.New("no VmRSS in /proc/self/status")
+	return 0, errors.New("no " + field + " in /proc/self/status")
 }
 
 // IdleRSS keeps n sandboxes of s alive at once, each blocked in tools.wait

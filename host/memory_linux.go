@@ -9,11 +9,15 @@ import (
 )
 
 // mmapMemory backs a guest's linear memory with one anonymous mapping of
-// the run's page limit, reserved up front (MAP_NORESERVE: the kernel hands
-// out zeroed pages as they are touched). Growing never copies, which is
-// what makes it faster than wazero's default allocator; see RATIONALE.md.
+// the run's page limit, reserved up front without access (PROT_NONE: the
+// kernel neither hands out pages nor, under strict overcommit, counts the
+// reservation as committed) and made writable as the memory grows (the
+// kernel hands out zeroed pages as they are touched). Growing never
+// copies, which is what makes it faster than wazero's default allocator;
+// see RATIONALE.md.
 type mmapMemory struct {
 	buf []byte
+	rw  int // bytes from the start made readable and writable
 }
 
 func newAllocator(limit uint64) experimental.MemoryAllocator {
@@ -24,7 +28,7 @@ func newAllocator(limit uint64) experimental.MemoryAllocator {
 		if max == 0 {
 			max = 1 << 16
 		}
-		b, err := syscall.Mmap(-1, 0, int(max), syscall.PROT_READ|syscall.PROT_WRITE,
+		b, err := syscall.Mmap(-1, 0, int(max), syscall.PROT_NONE,
 			syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
 		if err != nil {
 			return &sliceMemory{limit: max}
@@ -37,6 +41,12 @@ func newAllocator(limit uint64) experimental.MemoryAllocator {
 func (m *mmapMemory) Reallocate(size uint64) []byte {
 	if size > uint64(cap(m.buf)) {
 		return nil
+	}
+	if int(size) > m.rw {
+		if err := syscall.Mprotect(m.buf[m.rw:size], syscall.PROT_READ|syscall.PROT_WRITE); err != nil {
+			return nil // the kernel refused the commit: the guest is out of memory
+		}
+		m.rw = int(size)
 	}
 	m.buf = m.buf[:size]
 	return m.buf

@@ -1,4 +1,4 @@
-// peer.mjs ENGINE serve | cold | rss N | throughput-worker
+// peer.mjs ENGINE serve | cold | rss N | scale N | throughput-worker
 //
 // serve: read one JSON request a line on stdin, answer one JSON line on
 //   stdout: {"op":"measure","src","n"} -> {"perRunNs","result"};
@@ -105,6 +105,33 @@ async function rss(name, engine, n) {
   return { kibPerSandbox: (after - before) / n, n };
 }
 
+// scale N: the scale workload (bench/scale.go): N sandboxes blocked in
+// tools.wait at once in this fresh process; the RSS, V8's used heap and
+// address space then, and the time until all N were waiting.
+async function scale(name, engine, n) {
+  if (engine.setMaxWorkers) engine.setMaxWorkers(n + 8);
+  const run = engine.runIsolated ?? engine.run;
+  const warm = new Gate();
+  const first = run(bench_idle, warm);
+  await warm.until(1);
+  warm.release();
+  await first;
+  global.gc?.();
+  const gate = new Gate();
+  const t = now();
+  const runs = Array.from({ length: n }, () => run(bench_idle, gate));
+  await gate.until(n);
+  const startNs = Number(now() - t);
+  global.gc?.();
+  const status = readFileSync("/proc/self/status", "utf8");
+  const kib = (f) => Number(new RegExp(f + ":\\s+(\\d+) kB").exec(status)[1]);
+  const heapKiB = Math.round(process.memoryUsage().heapUsed / 1024);
+  gate.release();
+  const results = await Promise.all(runs);
+  if (results.length !== n || results.some((r) => r !== '"released"')) throw new Error("scale: bad result " + results[0]);
+  return { n, rssKiB: kib("VmRSS"), heapKiB, vmSizeKiB: kib("VmSize"), startNs };
+}
+
 const bench_idle = "return await tools.wait({})";
 
 async function main() {
@@ -118,13 +145,16 @@ async function main() {
   const make = engines[name];
   if (!make) throw new Error("unknown engine " + name);
   // The idle-RSS sandboxes must outlive the start of all of them.
-  const engine = await make(mode === "rss" ? { timeoutMs: 600_000 } : {});
+  const engine = await make(mode === "rss" || mode === "scale" ? { timeoutMs: 600_000 } : {});
   switch (mode) {
     case "cold":
       process.stdout.write((await engine.run("return 1", new Gate())) + "\n");
       process.exit(0);
     case "rss":
       process.stdout.write(JSON.stringify(await rss(name, engine, Number(arg))) + "\n");
+      process.exit(0);
+    case "scale":
+      process.stdout.write(JSON.stringify(await scale(name, engine, Number(arg))) + "\n");
       process.exit(0);
     case "serve": {
       const rl = createInterface({ input: process.stdin });
@@ -143,7 +173,7 @@ async function main() {
       process.exit(0);
     }
     default:
-      throw new Error("usage: peer.mjs ENGINE serve|cold|rss N");
+      throw new Error("usage: peer.mjs ENGINE serve|cold|rss N|scale N");
   }
 }
 

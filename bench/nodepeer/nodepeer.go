@@ -147,3 +147,17 @@ func (n Node) RSS(ctx context.Context, engine string, count int) (float64, error
 	}
 	return r.KiBPerSandbox, nil
 }
+
+// Scale runs peer.mjs's scale mode in a fresh process: count sandboxes
+// blocked in tools.wait at once (see bench.Scale).
+func (n Node) Scale(ctx context.Context, engine string, count int) (bench.ScalePoint, error) {
+	out, err := n.Command(ctx, engine, "scale", fmt.Sprint(count)).Output()
+	if err != nil {
+		return bench.ScalePoint{}, fmt.Errorf("nodepeer %s scale: %w", engine, err)
+	}
+	var p bench.ScalePoint
+	if err := json.Unmarshal(out, &p); err != nil {
+		return bench.ScalePoint{}, fmt.Errorf("nodepeer %s scale: %q: %w", engine, out, err)
+	}
+	return p, nil
+}

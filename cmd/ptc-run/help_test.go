@@ -157,3 +157,12 @@ func TestGuestBuild_badSource(t *testing.T) {
 	require.Equal(t, 2, run(context.Background(), []string{"guest", "build", "--source", t.TempDir()}, nil, &stdout, &stderr))
 	require.Contains(t, stderr.String(), "not a github.com/ptchost/ptc source tree")
 }
+
+func TestServe_maxRunsUsage(t *testing.T) {
+	for _, arg := range []string{"0", "-3"} {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"serve", "--stdio", "--max-runs", arg}, strings.NewReader(""), &stdout, &stderr)
+		require.Equal(t, 2, code, arg)
+		require.Contains(t, stderr.String(), "--max-runs "+arg+": want a positive number")
+	}
+}

@@ -186,7 +186,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return 0, err
 	}
-	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, stderr)
+	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, 0, stderr)
 	if err != nil {
 		return 0, err
 	}
@@ -237,7 +237,7 @@ func cmdSDK(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if tools.empty() || len(pos) != 0 {
 		return &usageError{"sdk takes --tools FILE, --mcp NAME=CMD|URL and --mcp-config FILE (one at least), and nothing else"}
 	}
-	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{}, stderr)
+	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{}, 0, stderr)
 	if err != nil {
 		return err
 	}
@@ -340,7 +340,9 @@ func (e *endpoints) add(ep mcp.Endpoint) error {
 // over them and the function that closes it all. A server that cannot be
 // started or initialised is an error (exit status 2). The servers' restarts
 // are logged on stderr.
-func newExecutor(ctx context.Context, tools toolFlags, lim host.Limits, stderr io.Writer) (*ptc.Executor, func(), error) {
+//
+// maxRuns is ptc.Config.MaxRuns (zero: the default).
+func newExecutor(ctx context.Context, tools toolFlags, lim host.Limits, maxRuns int, stderr io.Writer) (*ptc.Executor, func(), error) {
 	reg := registry.New()
 	var mounts []*mcp.Client
 	closeMounts := func() {
@@ -380,6 +382,7 @@ func newExecutor(ctx context.Context, tools toolFlags, lim host.Limits, stderr i
 		Pipeline:   pipe,
 		HostConfig: host.Config{CompilationCacheDir: compilationCacheDir()},
 		Limits:     lim,
+		MaxRuns:    maxRuns,
 	})
 	if err != nil {
 		closeMounts()
@@ -455,7 +458,7 @@ const usage = `usage:
   ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]...
   ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
                  [--memory SIZE] [--grace D] [--listen ADDR | --stdio] [--auth FILE | --no-auth]
-                 [--allow-origin O]... [--sessions]
+                 [--allow-origin O]... [--sessions] [--max-runs N]
   ptc-run guest build [--source DIR] [--force]
   ptc-run --version
 `
@@ -644,6 +647,9 @@ Flags:
   --sessions       keep MCP sessions over HTTP (Mcp-Session-Id), needed to
                    ask a person for approval; replicas then need a balancer
                    that routes on Mcp-Session-Id
+  --max-runs N     programs run at once (default 128); a request beyond it
+                   waits, in the order requests came, until a run ends or
+                   the request is cancelled
   -h, --help       print this help
 
 ` + helpFixture + `

@@ -57,7 +57,7 @@ func cmdReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		}
 	}
 	opts.Live = live
-	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{}, stderr)
+	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{}, 0, stderr)
 	if err != nil {
 		return 0, err
 	}

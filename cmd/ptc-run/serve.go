@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/mcp"
 	"github.com/ptchost/ptc/pipeline"
@@ -32,6 +33,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	stdio := fs.Bool("stdio", false, "speak MCP on stdin and stdout instead of HTTP")
 	var sec serveSecurity
 	sec.add(fs)
+	maxRuns := fs.Int("max-runs", ptc.DefaultMaxRuns, "programs run at once; later requests wait their turn")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -45,6 +47,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return &usageError{fmt.Sprintf("--timeout %v: want a positive duration", *timeout)}
 	case *grace < 0:
 		return &usageError{fmt.Sprintf("--grace %v: want a duration of zero or more", *grace)}
+	case *maxRuns <= 0:
+		return &usageError{fmt.Sprintf("--max-runs %d: want a positive number", *maxRuns)}
 	}
 	mem, err := parseSize(*memory)
 	if err != nil {
@@ -63,7 +67,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	// Records of a run and of its subcalls name the principal and session.
 	logger := slog.New(mcp.AuditHandler(slog.NewJSONHandler(stderr, nil)))
 
-	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, stderr)
+	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, *maxRuns, stderr)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,11 @@
 //
 // ptcbench rss -engine NAME -n 200 is the child process of the idle-RSS
 // workload for an in-process engine.
+//
+// ptcbench scale -node bench/node -out bench/RESULTS.md (make -C bench
+// scale) measures N runs waiting in tools.wait at once, N = 1, 100, 1000,
+// 5000, and writes the scale section of RESULTS.md; ptcbench scale-child is
+// its child process for an in-process engine.
 package main
 
 import (
@@ -22,6 +27,17 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] == "rss" {
 		if err := rssChild(os.Args[2:]); err != nil {
 			fmt.Fprintln(os.Stderr, "ptcbench rss:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if len(os.Args) > 1 && (os.Args[1] == "scale" || os.Args[1] == "scale-child") {
+		f := scaleMain
+		if os.Args[1] == "scale-child" {
+			f = scaleChildMain
+		}
+		if err := f(os.Args[2:]); err != nil {
+			fmt.Fprintln(os.Stderr, "ptcbench "+os.Args[1]+":", err)
 			os.Exit(1)
 		}
 		return

@@ -152,7 +152,8 @@ func (r report) write() error {
 	for _, n := range notes {
 		p("- %s\n", n)
 	}
-	return os.WriteFile(r.cfg.out, []byte(b.String()), 0o644)
+	// The scale section (make -C bench scale) is kept as it was.
+	return os.WriteFile(r.cfg.out, []byte(withSection(b.String(), scaleSectionOf(r.cfg.out))), 0o644)
 }
 
 // notes are the caveats RESULTS.md states.

@@ -107,3 +107,7 @@ func (s *Sandbox) Run(ctx context.Context, src string) (string, error) {
 
 // Close does nothing: goja holds no resources between runs.
 func (s *Sandbox) Close(context.Context) error { return nil }
+
+// SetTimeout replaces the runs' time limit (the scale workload holds runs
+// for minutes).
+func (s *Sandbox) SetTimeout(d time.Duration) { s.timeout = d }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"time"
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/bench"
@@ -59,7 +60,8 @@ func New(ctx context.Context, cacheDir string, gate *bench.Gate) (*Sandbox, erro
 	if err != nil {
 		return nil, fmt.Errorf("ptcexec: %w", err)
 	}
-	ex, err := ptc.New(ctx, ptc.Config{Pipeline: pipe, HostConfig: host.Config{CompilationCacheDir: cacheDir}})
+	// No cap on runs in flight: the idle and scale workloads hold thousands.
+	ex, err := ptc.New(ctx, ptc.Config{Pipeline: pipe, HostConfig: host.Config{CompilationCacheDir: cacheDir}, MaxRuns: -1})
 	if err != nil {
 		return nil, fmt.Errorf("ptcexec: %w", err)
 	}
@@ -84,3 +86,7 @@ func (s *Sandbox) Run(ctx context.Context, src string) (string, error) {
 
 // Close closes the executor and its host.
 func (s *Sandbox) Close(ctx context.Context) error { return s.ex.Close(ctx) }
+
+// SetTimeout replaces the runs' time limit (the scale workload holds runs
+// for minutes).
+func (s *Sandbox) SetTimeout(d time.Duration) { s.opts.Limits.Timeout = d }

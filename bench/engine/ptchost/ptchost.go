@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/ptchost/ptc/bench"
 	"github.com/ptchost/ptc/host"
@@ -62,3 +63,7 @@ func (s *Sandbox) Run(ctx context.Context, src string) (string, error) {
 
 // Close closes the host.
 func (s *Sandbox) Close(ctx context.Context) error { return s.h.Close(ctx) }
+
+// SetTimeout replaces the runs' time limit (the scale workload holds runs
+// for minutes).
+func (s *Sandbox) SetTimeout(d time.Duration) { s.lim.Timeout = d }

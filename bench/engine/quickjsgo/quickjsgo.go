@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"time"
 
 	"github.com/buke/quickjs-go"
 
@@ -20,11 +21,12 @@ import (
 
 // Sandbox creates a fresh QuickJS runtime and context for every run.
 type Sandbox struct {
-	gate *bench.Gate
+	gate    *bench.Gate
+	timeout time.Duration
 }
 
 // New returns the engine. gate serves tools.wait; it may be nil.
-func New(gate *bench.Gate) *Sandbox { return &Sandbox{gate: gate} }
+func New(gate *bench.Gate) *Sandbox { return &Sandbox{gate: gate, timeout: bench.Timeout} }
 
 // Run runs src as the body of an async function in a new runtime with
 // ptc's limits (memory, stack, time).
@@ -36,7 +38,7 @@ func (s *Sandbox) Run(ctx context.Context, src string) (string, error) {
 	rt := quickjs.NewRuntime(
 		quickjs.WithMemoryLimit(bench.MemoryBytes),
 		quickjs.WithMaxStackSize(bench.StackBytes),
-		quickjs.WithExecuteTimeout(uint64(bench.Timeout.Seconds())),
+		quickjs.WithExecuteTimeout(uint64(s.timeout.Seconds())),
 	)
 	defer rt.Close()
 	qc := rt.NewBareContext()
@@ -96,3 +98,7 @@ func (s *Sandbox) Run(ctx context.Context, src string) (string, error) {
 
 // Close does nothing: every run has its own runtime.
 func (s *Sandbox) Close(context.Context) error { return nil }
+
+// SetTimeout replaces the runs' time limit (the scale workload holds runs
+// for minutes).
+func (s *Sandbox) SetTimeout(d time.Duration) { s.timeout = d }

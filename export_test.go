@@ -1,0 +1,9 @@
+package ptc
+
+// WaitingRuns is the number of runs waiting for a slot (Config.MaxRuns).
+func (e *Executor) WaitingRuns() int {
+	if e.slots == nil {
+		return 0
+	}
+	return int(e.slots.waiting.Load())
+}

@@ -1,0 +1,81 @@
+package ptc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+
+	"golang.org/x/sync/semaphore"
+)
+
+// DefaultMaxRuns is Config.MaxRuns when it is zero: the programs an
+// executor runs at once across all its batches. A run may fill its memory
+// limit, and one that does holds 63 MiB resident at the default 64 MiB
+// (measured); 128 such runs hold about 8 GiB, a third of a 24 GiB
+// machine, whatever the burst, while runs that wait for tools hold well
+// under 1 MiB each. A deployment whose runs mostly wait for slow tools, or
+// that lowers the memory limit, raises it (RATIONALE.md, "Why a cap on
+// runs in flight?").
+const DefaultMaxRuns = 128
+
+// ErrBusy is the failure of a run_code call refused because the executor
+// was running Config.MaxRuns programs and RunOptions.NoWait asked it not
+// to wait for one to end. It also matches ErrAborted: the program never
+// started.
+var ErrBusy = errors.New("ptc: the executor is at its limit of runs in flight")
+
+// runSlots bounds the runs in flight of one executor; nil bounds nothing.
+// Callers beyond the bound wait in the order they came (semaphore.Weighted
+// serves its waiters first come, first served).
+type runSlots struct {
+	max     int
+	sem     *semaphore.Weighted
+	waiting atomic.Int64 // callers in acquire
+}
+
+// newRunSlots returns the slots for Config.MaxRuns n: DefaultMaxRuns for
+// zero, nil (no bound) for a negative n.
+func newRunSlots(n int) *runSlots {
+	switch {
+	case n == 0:
+		n = DefaultMaxRuns
+	case n < 0:
+		return nil
+	}
+	return &runSlots{max: n, sem: semaphore.NewWeighted(int64(n))}
+}
+
+// acquire takes a slot, waiting for one up to ctx unless noWait; it
+// returns the function that gives the slot back. The error is a *busyError
+// (noWait, no slot free) or ctx's.
+func (s *runSlots) acquire(ctx context.Context, noWait bool) (func(), error) {
+	if s == nil {
+		return func() {}, nil
+	}
+	if noWait {
+		if !s.sem.TryAcquire(1) {
+			return nil, &busyError{max: s.max}
+		}
+	} else {
+		s.waiting.Add(1)
+		err := s.sem.Acquire(ctx, 1)
+		s.waiting.Add(-1)
+		if err != nil {
+			return nil, err
+		}
+	}
+	return func() { s.sem.Release(1) }, nil
+}
+
+// busyError is a run refused by a full executor; it matches ErrBusy.
+type busyError struct{ max int }
+
+func (e *busyError) Error() string {
+	return fmt.Sprintf("the executor is at its limit of runs in flight (%d)", e.max)
+}
+
+func (e *busyError) Is(target error) bool { return target == ErrBusy }
+
+// busyText is the reason a refused run's content gives, without "Error: ".
+func busyText(b *busyError) string { return "code run failed (aborted): " + b.Error() }
