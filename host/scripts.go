@@ -42,6 +42,7 @@ type scripts struct {
 	intlOnce sync.Once
 	intlSrc  func() ([]byte, error) // the Intl bundle, read on first use
 	intlErr  error
+	intlPack *intlPack // its locale data (intl.go), once loaded
 }
 
 // compileScripts compiles bootstrap, inspect and web for a guest that
@@ -116,12 +117,14 @@ func (h *Host) compile(ctx context.Context, srcs ...[]byte) ([][]byte, error) {
 }
 
 // script returns the bytecode of script id, compiling the Intl bundle on
-// first use; nil when the guest has none.
+// first use; nil when the guest has none. An id past the scripts is entry
+// id-scriptCount of the Intl bundle's locale data (intl.go): its text, or
+// nil when there is none.
 func (h *Host) script(id int32) []byte {
-	if id < 0 || id >= scriptCount {
+	if id < 0 {
 		return nil
 	}
-	if id != scriptIntl {
+	if id < scriptCount && id != scriptIntl {
 		return h.scripts.code[id]
 	}
 	s := &h.scripts
@@ -134,16 +137,31 @@ func (h *Host) script(id int32) []byte {
 			s.intlErr = err
 			return
 		}
+		script, pack := splitIntl(src)
+		if s.intlPack, err = parseIntlPack(pack); err != nil {
+			s.intlErr = err
+			return
+		}
 		ctx, cancel := context.WithTimeout(h.life, intlCompileTimeout)
 		defer cancel()
-		codes, err := h.compileCached(ctx, src)
+		codes, err := h.compileCached(ctx, script)
 		if err != nil {
 			s.intlErr = err
 			return
 		}
 		s.code[scriptIntl] = codes[0]
 	})
-	return s.code[scriptIntl]
+	if id == scriptIntl {
+		return s.code[scriptIntl]
+	}
+	if s.intlPack == nil || s.code[scriptIntl] == nil {
+		return nil
+	}
+	text, err := s.intlPack.entry(int(id) - scriptCount)
+	if err != nil {
+		return nil
+	}
+	return text
 }
 
 // intlWarmup is evaluated after the prelude in the image of a program that
