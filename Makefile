@@ -7,7 +7,7 @@ GUEST_WASM := $(GUEST_DIR)/build/ptc-quickjs.wasm
 GUEST_INPUTS := $(GUEST_DIR)/build.sh $(wildcard $(GUEST_DIR)/csrc/*.c) $(wildcard $(GUEST_DIR)/csrc/*.patch)
 # The Intl bundle: the pinned FormatJS packages from npm, bundled by esbuild.
 GUEST_INTL := $(GUEST_DIR)/build/intl.js
-INTL_INPUTS := $(wildcard $(GUEST_DIR)/intl/*.js) $(GUEST_DIR)/intl/bundle.go $(GUEST_DIR)/intl/build.sh $(GUEST_DIR)/intl/package-lock.json
+INTL_INPUTS := $(wildcard $(GUEST_DIR)/intl/*.js) $(wildcard $(GUEST_DIR)/intl/*.go) $(GUEST_DIR)/intl/build.sh $(GUEST_DIR)/intl/package-lock.json
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHSTAT := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 FUZZTIME ?= 60s
@@ -98,7 +98,7 @@ api:
 
 # Every fuzz target, FUZZTIME each: the guest boundary (FuzzABI), the SDK
 # in the guest (FuzzPrelude), and the parsers the guest or a user reaches.
-FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./internal/sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram ./internal/jsonindent:FuzzLayout ./host/internal/typescript:FuzzStrip ./mcp:FuzzToolName ./mcp:FuzzParseEndpoint ./mcp:FuzzParseAuthConfig ./mcp:FuzzAuthorization ./mcp:FuzzReadConfig .:FuzzDecodeRecording .:FuzzResume ./host:FuzzRecycle ./host:FuzzDecodeImage ./host:FuzzResultParse
+FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./internal/sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram ./internal/jsonindent:FuzzLayout ./host/internal/typescript:FuzzStrip ./mcp:FuzzToolName ./mcp:FuzzParseEndpoint ./mcp:FuzzParseAuthConfig ./mcp:FuzzAuthorization ./mcp:FuzzReadConfig .:FuzzDecodeRecording .:FuzzResume ./host:FuzzRecycle ./host:FuzzDecodeImage ./host:FuzzResultParse ./host:FuzzIntlPack
 
 fuzz: $(GUEST_WASM) $(GUEST_INTL)
 	@set -e; for t in $(FUZZ_TARGETS); do \

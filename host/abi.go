@@ -139,6 +139,8 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime, h *Host) error {
 	}, []api.ValueType{i32, i32, i32}, nil)
 	// script(id, ptr, cap) -> the size of the bytecode of the guest's own
 	// script id, copied to ptr when it fits in cap; 0 when there is none.
+	// Past the scripts, id names an entry of the Intl bundle's locale data
+	// (intl.go), whose text it copies likewise.
 	fn("script", func(ctx context.Context, m api.Module, s []uint64) {
 		r := runFrom(ctx)
 		r.launchDeferred()

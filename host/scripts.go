@@ -39,9 +39,10 @@ const intlCompileTimeout = 30 * time.Second
 type scripts struct {
 	code [scriptCount][]byte
 
-	intlMu  sync.Mutex
-	intlSrc func() ([]byte, error) // the Intl bundle, read on first use
-	intlErr error                  // why it cannot be had; then no run tries again
+	intlMu   sync.Mutex
+	intlSrc  func() ([]byte, error) // the Intl bundle, read on first use
+	intlErr  error                  // why it cannot be had; then no run tries again
+	intlPack *intlPack              // its locale data (intl.go), once loaded
 }
 
 // compileScripts compiles bootstrap, inspect and web for a guest that
@@ -116,28 +117,54 @@ func (h *Host) compile(ctx context.Context, srcs ...[]byte) ([][]byte, error) {
 }
 
 // script returns the bytecode of script id, compiling the Intl bundle on
-// first use; nil when the guest has none.
+// first use; nil when the guest has none. An id past the scripts is entry
+// id-scriptCount of the Intl bundle's locale data (intl.go): its text, or
+// nil when there is none.
 func (h *Host) script(id int32) []byte {
-	if id < 0 || id >= scriptCount {
+	if id < 0 {
 		return nil
 	}
-	if id != scriptIntl {
+	if id < scriptCount && id != scriptIntl {
 		return h.scripts.code[id]
 	}
+	code, pack := h.intl()
+	if id == scriptIntl {
+		return code
+	}
+	if pack == nil || code == nil {
+		return nil
+	}
+	text, err := pack.entry(int(id) - scriptCount)
+	if err != nil {
+		return nil
+	}
+	return text
+}
+
+// intl returns the Intl bundle's bytecode and its locale data, compiling
+// and reading them on first use; nil when the guest has none or they
+// cannot be had.
+func (h *Host) intl() ([]byte, *intlPack) {
 	s := &h.scripts
 	s.intlMu.Lock()
 	defer s.intlMu.Unlock()
 	if s.code[scriptIntl] != nil || s.intlSrc == nil || s.intlErr != nil {
-		return s.code[scriptIntl]
+		return s.code[scriptIntl], s.intlPack
 	}
 	src, err := s.intlSrc()
 	if err != nil {
 		s.intlErr = err
-		return nil
+		return nil, nil
+	}
+	script, data := splitIntl(src)
+	pack, err := parseIntlPack(data)
+	if err != nil {
+		s.intlErr = err
+		return nil, nil
 	}
 	ctx, cancel := context.WithTimeout(h.life, intlCompileTimeout)
 	defer cancel()
-	codes, err := h.compileCached(ctx, src)
+	codes, err := h.compileCached(ctx, script)
 	if err != nil {
 		if ctx.Err() == nil {
 			s.intlErr = err
@@ -145,10 +172,10 @@ func (h *Host) script(id int32) []byte {
 		// A compilation cut by its time bound (a machine too busy for
 		// it) is not the bundle's fault: the next run that needs it
 		// tries again instead of every run failing from now on.
-		return nil
+		return nil, nil
 	}
-	s.code[scriptIntl] = codes[0]
-	return s.code[scriptIntl]
+	s.code[scriptIntl], s.intlPack = codes[0], pack
+	return s.code[scriptIntl], s.intlPack
 }
 
 // intlWarmup is evaluated after the prelude in the image of a program that

@@ -395,6 +395,88 @@ add('toStringTag', `return [new Intl.NumberFormat(), new Intl.DateTimeFormat(), 
 add('instanceof', `return [new Intl.NumberFormat() instanceof Intl.NumberFormat, Intl.NumberFormat('en') instanceof Intl.NumberFormat, new Intl.Collator() instanceof Intl.Collator, Intl.Collator('en') instanceof Intl.Collator];`);
 add('format.bound', `const f = new Intl.NumberFormat('de-DE').format; return [1, 22, 333333].map(f);`);
 
+// ---- Every locale: 40 and more, each constructor's common options --------
+// Names start with "loc." The locales span scripts, plural systems and
+// numbering systems; each case is one locale, one constructor and one set
+// of options over several inputs.
+
+const MANY = ['ar', 'ar-EG', 'az', 'bg', 'bn', 'ca', 'cs', 'da', 'de-AT', 'de-CH', 'el', 'en-AU', 'en-CA', 'en-IN', 'es-419', 'es-MX',
+  'et', 'fa', 'fi', 'fil', 'fr-CA', 'fr-CH', 'he', 'hi', 'hr', 'hu', 'hy', 'id', 'it', 'ka', 'kk', 'ko', 'lt', 'lv', 'ms', 'nb',
+  'nl', 'pl', 'pt-BR', 'pt-PT', 'ro', 'ru', 'sk', 'sl', 'sr', 'sr-Latn', 'sv', 'sw', 'ta', 'th', 'tr', 'uk', 'ur', 'vi', 'zh-CN',
+  'zh-TW', 'zh-HK'];
+const NUMS = [0, 1, 2, 5, 22, -1234567.891, 0.5, 1e6];
+const DATES = [D, D2, D3];
+const LOCAL_CURRENCY = { ar: 'SAR', 'ar-EG': 'EGP', az: 'AZN', bg: 'BGN', bn: 'BDT', cs: 'CZK', da: 'DKK', 'de-CH': 'CHF', 'en-AU': 'AUD', 'en-CA': 'CAD', 'en-IN': 'INR',
+  'es-MX': 'MXN', fa: 'IRR', fil: 'PHP', 'fr-CA': 'CAD', 'fr-CH': 'CHF', he: 'ILS', hi: 'INR', hu: 'HUF', hy: 'AMD', id: 'IDR', ka: 'GEL', kk: 'KZT', ko: 'KRW',
+  ms: 'MYR', nb: 'NOK', pl: 'PLN', 'pt-BR': 'BRL', ro: 'RON', ru: 'RUB', sr: 'RSD', 'sr-Latn': 'RSD', sv: 'SEK', sw: 'TZS', ta: 'INR', th: 'THB', tr: 'TRY',
+  uk: 'UAH', ur: 'PKR', vi: 'VND', 'zh-CN': 'CNY', 'zh-TW': 'TWD', 'zh-HK': 'HKD' };
+for (const loc of MANY) {
+  const L = j(loc);
+  const cur = LOCAL_CURRENCY[loc] || 'EUR';
+  const nfc = (name, o) => add(`loc.nf.${name}.${loc}`, `const f = new Intl.NumberFormat(${L}, ${j(o)}); return ${j(NUMS)}.map(v => f.format(v));`);
+  nfc('decimal', {});
+  nfc('percent', { style: 'percent' });
+  nfc('currency', { style: 'currency', currency: cur });
+  nfc('currency.USD.name', { style: 'currency', currency: 'USD', currencyDisplay: 'name' });
+  nfc('compact', { notation: 'compact' });
+  nfc('compact.long', { notation: 'compact', compactDisplay: 'long' });
+  nfc('unit', { style: 'unit', unit: 'kilometer', unitDisplay: 'long' });
+  nfc('fraction', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+  add(`loc.nf.resolvedOptions.${loc}`, `return new Intl.NumberFormat(${L}).resolvedOptions();`);
+  const dtfc = (name, o) => add(`loc.dtf.${name}.${loc}`, `const f = new Intl.DateTimeFormat(${L}, ${j(o)}); return [${DATES.join(', ')}].map(d => f.format(d));`);
+  dtfc('default', {});
+  for (const st of ['full', 'long', 'medium', 'short']) dtfc(`dateStyle.${st}`, { dateStyle: st });
+  dtfc('timeStyle.short', { timeStyle: 'short' });
+  dtfc('timeStyle.medium', { timeStyle: 'medium' });
+  dtfc('dateTime.long.short', { dateStyle: 'long', timeStyle: 'short' });
+  dtfc('components', { weekday: 'long', year: 'numeric', month: 'long', day: 'numeric' });
+  dtfc('month.short', { month: 'short', day: 'numeric' });
+  add(`loc.dtf.resolvedOptions.${loc}`, `return new Intl.DateTimeFormat(${L}).resolvedOptions();`);
+  add(`loc.date.toLocaleString.${loc}`, `return ${D2}.toLocaleString(${L});`);
+  const prn = [0, 1, 2, 3, 4, 5, 6, 11, 12, 21, 22, 25, 100, 101, 102, 111, 1000, 0.5, 1.5, 2.5];
+  add(`loc.pr.cardinal.${loc}`, `const p = new Intl.PluralRules(${L}); return ${j(prn)}.map(n => n + ':' + p.select(n));`);
+  add(`loc.pr.ordinal.${loc}`, `const p = new Intl.PluralRules(${L}, {type: 'ordinal'}); return ${j(prn)}.map(n => n + ':' + p.select(n));`);
+  add(`loc.pr.resolvedOptions.${loc}`, `return new Intl.PluralRules(${L}).resolvedOptions();`);
+  add(`loc.rtf.long.${loc}`, `const f = new Intl.RelativeTimeFormat(${L}); return [[-1, 'day'], [2, 'day'], [-5, 'hour'], [3, 'month'], [-1, 'year'], [21, 'minute']].map(([v, u]) => f.format(v, u));`);
+  add(`loc.rtf.auto.${loc}`, `const f = new Intl.RelativeTimeFormat(${L}, {numeric: 'auto'}); return [[-1, 'day'], [0, 'day'], [1, 'day'], [-1, 'week'], [1, 'month']].map(([v, u]) => f.format(v, u));`);
+  for (const type of ['conjunction', 'disjunction', 'unit']) {
+    add(`loc.lf.${type}.${loc}`, `return ['long', 'short'].map(style => new Intl.ListFormat(${L}, {type: ${j(type)}, style}).format(['A', 'B', 'C']));`);
+  }
+  for (const [type, codes] of [['language', ['en', 'de', 'fr-CA', 'zh-Hant']], ['region', ['US', 'DE', 'JP', '419']], ['script', ['Latn', 'Cyrl', 'Arab']], ['currency', ['USD', 'EUR', 'JPY']]]) {
+    add(`loc.dn.${type}.${loc}`, `const d = new Intl.DisplayNames(${L}, {type: ${j(type)}}); return ${j(codes)}.map(c => d.of(c));`);
+  }
+  add(`loc.segmenter.word.${loc}`, `return [...new Intl.Segmenter(${L}, {granularity: 'word'}).segment('Hello, world! 42 times.')].map(s => [s.segment, s.index, s.isWordLike]);`);
+  add(`loc.segmenter.grapheme.${loc}`, `return [...new Intl.Segmenter(${L}).segment('e\u0301👍🏽🇩🇪a')].map(s => s.segment);`);
+  add(`loc.collate.${loc}`, `return ['b', 'a', 'B', 'á', 'A', 'c', 'ä', 'z', 'ö', 'ch', 'ı', 'i', 'İ'].sort(new Intl.Collator(${L}).compare);`);
+  add(`loc.collate.resolvedOptions.${loc}`, `return new Intl.Collator(${L}).resolvedOptions().locale;`);
+  add(`loc.case.${loc}`, `return ['i', 'I', 'İ', 'ı', 'ij', 'Ì', 'i\u0307', 'ΣΑΣ'].map(s => s.toLocaleUpperCase(${L}) + '/' + s.toLocaleLowerCase(${L}));`);
+}
+
+// The cases the issue names.
+add('issue.nf.en-IN', `return new Intl.NumberFormat('en-IN').format(1234567.891);`);
+add('issue.nf.en-IN.INR', `return new Intl.NumberFormat('en-IN', {style: 'currency', currency: 'INR'}).format(1234567.891);`);
+add('issue.dtf.en-IN', `return [${D2}.toLocaleDateString('en-IN'), ${D2}.toLocaleString('en-IN'), new Intl.DateTimeFormat('en-IN', {dateStyle: 'full'}).format(${D2})];`);
+add('issue.nf.ru', `return [new Intl.NumberFormat('ru').format(1234567.891), new Intl.NumberFormat('ru', {style: 'currency', currency: 'RUB'}).format(1234.5)];`);
+add('issue.nf.pt-BR', `return [new Intl.NumberFormat('pt-BR').format(1234567.891), new Intl.NumberFormat('pt-BR', {style: 'currency', currency: 'BRL'}).format(1234.5)];`);
+add('issue.nf.zh-CN', `return [new Intl.NumberFormat('zh-CN').format(1234567.891), new Intl.NumberFormat('zh-CN', {style: 'currency', currency: 'CNY'}).format(1234.5), new Intl.NumberFormat('zh-CN', {notation: 'compact'}).format(123456789)];`);
+add('issue.pr.ru', `return [new Intl.PluralRules('ru').select(5), new Intl.PluralRules('ru').select(2), new Intl.PluralRules('ru').select(1)];`);
+add('issue.pr.ar', `return [0, 1, 2, 3, 11, 100].map(n => new Intl.PluralRules('ar').select(n));`);
+add('issue.pr.pl', `return [1, 2, 5, 22, 25].map(n => new Intl.PluralRules('pl').select(n));`);
+add('issue.dn', `return [new Intl.DisplayNames('en', {type: 'region'}).of('DE'), new Intl.DisplayNames('de', {type: 'language'}).of('en-US'), new Intl.DisplayNames('ja', {type: 'currency'}).of('EUR'), new Intl.DisplayNames('en', {type: 'language', languageDisplay: 'standard'}).of('en-GB'), new Intl.DisplayNames('en', {type: 'region', fallback: 'none'}).of('XZ')];`);
+add('issue.dn.resolvedOptions', `return new Intl.DisplayNames('fr', {type: 'language'}).resolvedOptions();`);
+add('issue.segmenter.sentence', `return [...new Intl.Segmenter('en', {granularity: 'sentence'}).segment('One. Two? Three!')].map(s => s.segment);`);
+add('issue.segmenter.resolvedOptions', `return new Intl.Segmenter('fr', {granularity: 'word'}).resolvedOptions();`);
+for (const key of ['calendar', 'collation', 'currency', 'numberingSystem', 'timeZone', 'unit']) {
+  add(`issue.supportedValuesOf.${key}`, `return Intl.supportedValuesOf(${j(key)});`);
+}
+add('issue.supportedValuesOf.invalid', `try { Intl.supportedValuesOf('x'); return 'no error'; } catch (e) { return e.name; }`);
+add('issue.case.tr', `return ['i'.toLocaleUpperCase('tr'), 'I'.toLocaleLowerCase('tr'), 'İ'.toLocaleLowerCase('tr'), 'I\u0307'.toLocaleLowerCase('tr'), 'istanbul'.toLocaleUpperCase('tr-TR'), 'DİYARBAKIR'.toLocaleLowerCase('tr'), 'I\u0323\u0307'.toLocaleLowerCase('tr'), 'I\u0301\u0307'.toLocaleLowerCase('tr')];`);
+add('issue.case.az', `return ['i'.toLocaleUpperCase('az'), 'I'.toLocaleLowerCase('az-Latn'), 'iI'.toLocaleUpperCase(['az'])];`);
+add('issue.case.lt', `return ['i\u0307'.toLocaleUpperCase('lt'), 'j\u0307\u0301'.toLocaleUpperCase('lt'), 'I\u0300'.toLocaleLowerCase('lt'), 'Ì'.toLocaleLowerCase('lt'), 'Í'.toLocaleLowerCase('lt'), 'Ĩ'.toLocaleLowerCase('lt'), 'J\u0301'.toLocaleLowerCase('lt'), 'Į\u0301'.toLocaleLowerCase('lt'), 'I'.toLocaleLowerCase('lt')];`);
+add('issue.case.other', `return ['i'.toLocaleUpperCase('en'), 'i'.toLocaleUpperCase(['xx', 'tr']), 'i'.toLocaleUpperCase([]), 'I'.toLocaleLowerCase(), 'ΟΔΟΣ'.toLocaleLowerCase('tr'), 'ß'.toLocaleUpperCase('tr')];`);
+add('issue.case.invalid.throws', `try { 'i'.toLocaleUpperCase('tr_TR'); return 'no error'; } catch (e) { return e.name; }`);
+add('issue.fallback.none', `return ['ru', 'pt-BR', 'zh-CN', 'en-IN', 'ar', 'sw'].map(l => new Intl.NumberFormat(l).resolvedOptions().locale + ' ' + new Intl.DateTimeFormat(l).resolvedOptions().locale);`);
+
 // ---- Collation data for host/collate_test.go ------------------------------
 
 const sorts = [];

@@ -828,6 +828,29 @@ static JSValue native_load_intl(JSContext *c, JSValueConst this_val, int argc, J
     return load_script(c, SCRIPT_INTL);
 }
 
+// native_intl_data is intlData(k): the text of entry k of the Intl
+// bundle's locale data (host/intl.go), which the host hands over as the
+// script SCRIPT_INTL + 1 + k; undefined when there is no such entry. The
+// data is JSON the bundle parses, not code.
+static JSValue native_intl_data(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val;
+    int32_t k;
+    if (argc < 1 || JS_ToInt32(c, &k, argv[0])) return JS_EXCEPTION;
+    if (k < 0 || k > INT32_MAX - SCRIPT_INTL - 1) return JS_UNDEFINED;
+    int32_t id = SCRIPT_INTL + 1 + k;
+    int32_t n = host_script(id, NULL, 0);
+    if (n <= 0) return JS_UNDEFINED;
+    char *buf = malloc((size_t)n);
+    if (!buf) JS_PtcOutOfMemory();
+    if (host_script(id, buf, (uint32_t)n) != n) {
+        free(buf);
+        halt();
+    }
+    JSValue s = JS_NewStringLen(c, buf, (size_t)n);
+    free(buf);
+    return s;
+}
+
 static JSValue native_load_inspect(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
     (void)this_val, (void)argc, (void)argv;
     return load_script(c, SCRIPT_INSPECT);
@@ -1156,6 +1179,7 @@ static int setup(void) {
     set_native(native, "mapLine", native_map_line, 2);
     set_native(native, "promiseState", native_promise_state, 1);
     set_native(native, "loadIntl", native_load_intl, 0);
+    set_native(native, "intlData", native_intl_data, 1);
     set_native(native, "loadInspect", native_load_inspect, 0);
     set_native(native, "loadWeb", native_load_web, 0);
     set_native(native, "collate", native_collate, 4);

@@ -3,7 +3,7 @@
 // Command bundle turns entry.js and the FormatJS polyfills installed in
 // node_modules (by build.sh: npm ci) into the guest's Intl script.
 //
-//	go run guest/quickjs/intl/bundle.go OUT
+//	go run guest/quickjs/intl/bundle.go guest/quickjs/intl/pack.go OUT
 //
 // The script's completion value is a function install(native): evaluating
 // the script defines nothing; calling the function installs Intl and the
@@ -32,14 +32,30 @@ const param = "native"
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run guest/quickjs/intl/bundle.go OUT")
+		fmt.Fprintln(os.Stderr, "usage: go run guest/quickjs/intl/bundle.go guest/quickjs/intl/pack.go OUT")
 		os.Exit(2)
 	}
-	out, err := bundle(sourceDir())
+	dir := sourceDir()
+	data, err := collect(dir)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bundle:", err)
 		os.Exit(1)
 	}
+	script, err := bundle(dir, data)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bundle:", err)
+		os.Exit(1)
+	}
+	pack, err := data.pack()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bundle:", err)
+		os.Exit(1)
+	}
+	if bytes.IndexByte(script, 0) >= 0 {
+		fmt.Fprintln(os.Stderr, "bundle: the script holds a NUL byte, which separates it from the locale data")
+		os.Exit(1)
+	}
+	out := append(append(script, 0), pack...)
 	if err := os.WriteFile(os.Args[1], out, 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, "bundle:", err)
 		os.Exit(1)
@@ -148,7 +164,7 @@ func dataModule(src string, zones bool) (string, error) {
 	return "export default () => JSON.parse(" + strings.TrimSpace(lit.String()) + ");\n", nil
 }
 
-func bundle(dir string) ([]byte, error) {
+func bundle(dir string, data *localeData) ([]byte, error) {
 	if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
 		return nil, fmt.Errorf("%s/node_modules is missing: run guest/quickjs/intl/build.sh (npm ci)", dir)
 	}
@@ -168,7 +184,7 @@ func bundle(dir string) ([]byte, error) {
 		LegalComments:     api.LegalCommentsNone,
 		Charset:           api.CharsetUTF8,
 		LogLevel:          api.LogLevelWarning,
-		Plugins:           []api.Plugin{lazyData},
+		Plugins:           []api.Plugin{lazyData, data.indexPlugin()},
 	})
 	if len(res.Errors) > 0 {
 		msgs := api.FormatMessages(res.Errors, api.FormatMessagesOptions{Kind: api.ErrorMessage})

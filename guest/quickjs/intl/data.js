@@ -21,20 +21,6 @@ function hook(ctor, patch) {
   };
 }
 
-// CLDR's dateTimeFormats "atTime" variants, which ICU uses to join a full or
-// long date to a time ("March 10, 2024 at 6:30 AM") and FormatJS's data
-// lacks. By language; a missing style keeps the standard pattern.
-const AT_TIME = {
-  en: { full: "{1} 'at' {0}", long: "{1} 'at' {0}" },
-  de: { full: "{1} 'um' {0}", long: "{1} 'um' {0}" },
-  fr: { full: "{1} 'à' {0}", long: "{1} 'à' {0}" },
-  es: { long: "{1} 'a' 'las' {0}" },
-};
-
-// CLDR 48's pattern for an hour with a zone name (availableFormats Hv),
-// where FormatJS's data has "HH v" and "H v": "06h UTC", "6 h UTC".
-const HOUR_ZONE = { 'en-GB': "HH'h' v", es: "H 'h' v" };
-
 const DATE_FIELDS = /[GyYuUrQqMLlwWdDFgEec]/;
 const TIME_FIELDS = /[abBhHkKjJmsSAzZOvVXx]/;
 const SKELETON = /^[A-Za-z]+$/;
@@ -59,7 +45,6 @@ function join(glue, date, time) {
 const ZONES = ['z', 'zzzz', 'O', 'OOOO', 'vvvv'];
 
 function patchDateTimeFormat(locale, data) {
-  const lang = locale.split('-')[0];
   // The literal between date and time in the data's standard patterns:
   // FormatJS builds its combined date-and-time skeletons with them.
   const seps = new Set();
@@ -69,14 +54,16 @@ function patchDateTimeFormat(locale, data) {
     const j = p.indexOf('{0}');
     if (i >= 0 && j > i) seps.add(p.slice(i + 3, j).replace(/'/g, ''));
   }
-  const glues = { ...data.dateTimeFormat, ...AT_TIME[lang] };
+  // The patterns ICU joins a date to a time with, by the date's style:
+  // CLDR's, from cldr-dates-full (pack.go, refreshDates), "at" variants
+  // included; FormatJS's where there are none.
+  const glues = { ...data.dateTimeFormat, ...data.glue };
   data.dateTimeFormat = glues;
   const styleDates = new Set(Object.values(data.dateFormat || {}));
   const styleTimes = new Set(Object.values(data.timeFormat || {}));
   for (const cal of Object.keys(data.formats || {})) {
     const f = data.formats[cal];
     if (!f || typeof f !== 'object') continue;
-    if (HOUR_ZONE[locale] && f.Hv) f.Hv = HOUR_ZONE[locale];
     const dates = new Set();
     const times = new Set();
     for (const k of Object.keys(f)) {

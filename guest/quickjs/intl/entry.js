@@ -18,46 +18,23 @@
 
 // Import order matters: each polyfill installs itself on globalThis.Intl
 // (intl-locale's creates it), and data.js then hooks the locale-data
-// loaders. The data modules export functions returning the data
-// (bundle.go's lazyData), called on first use of a language.
+// loaders. The locale data is not in this script: bundle.go packs it,
+// by locale and constructor, after it (see pack.go), and the host hands
+// the guest one entry at a time (native.intlData), on first use.
 import '@formatjs/intl-locale/polyfill-force.js';
 import '@formatjs/intl-pluralrules/polyfill-force.js';
 import '@formatjs/intl-numberformat/polyfill-force.js';
 import '@formatjs/intl-datetimeformat/polyfill-force.js';
 import '@formatjs/intl-relativetimeformat/polyfill-force.js';
 import '@formatjs/intl-listformat/polyfill-force.js';
+import '@formatjs/intl-displaynames/polyfill-force.js';
+import '@formatjs/intl-segmenter/polyfill-force.js';
+import '@formatjs/intl-supportedvaluesof/polyfill-force.js';
 import './data.js';
+import { installCaseMapping } from './casing.js';
 
-import prEn from '@formatjs/intl-pluralrules/locale-data/en.js';
-import prDe from '@formatjs/intl-pluralrules/locale-data/de.js';
-import prFr from '@formatjs/intl-pluralrules/locale-data/fr.js';
-import prEs from '@formatjs/intl-pluralrules/locale-data/es.js';
-import prJa from '@formatjs/intl-pluralrules/locale-data/ja.js';
-import nfEn from '@formatjs/intl-numberformat/locale-data/en.js';
-import nfEnGB from '@formatjs/intl-numberformat/locale-data/en-GB.js';
-import nfDe from '@formatjs/intl-numberformat/locale-data/de.js';
-import nfFr from '@formatjs/intl-numberformat/locale-data/fr.js';
-import nfEs from '@formatjs/intl-numberformat/locale-data/es.js';
-import nfJa from '@formatjs/intl-numberformat/locale-data/ja.js';
-import dtfEn from '@formatjs/intl-datetimeformat/locale-data/en.js';
-import dtfEnGB from '@formatjs/intl-datetimeformat/locale-data/en-GB.js';
-import dtfDe from '@formatjs/intl-datetimeformat/locale-data/de.js';
-import dtfFr from '@formatjs/intl-datetimeformat/locale-data/fr.js';
-import dtfEs from '@formatjs/intl-datetimeformat/locale-data/es.js';
-import dtfJa from '@formatjs/intl-datetimeformat/locale-data/ja.js';
 import zones from '@formatjs/intl-datetimeformat/add-all-tz.js';
-import rtfEn from '@formatjs/intl-relativetimeformat/locale-data/en.js';
-import rtfEnGB from '@formatjs/intl-relativetimeformat/locale-data/en-GB.js';
-import rtfDe from '@formatjs/intl-relativetimeformat/locale-data/de.js';
-import rtfFr from '@formatjs/intl-relativetimeformat/locale-data/fr.js';
-import rtfEs from '@formatjs/intl-relativetimeformat/locale-data/es.js';
-import rtfJa from '@formatjs/intl-relativetimeformat/locale-data/ja.js';
-import lfEn from '@formatjs/intl-listformat/locale-data/en.js';
-import lfEnGB from '@formatjs/intl-listformat/locale-data/en-GB.js';
-import lfDe from '@formatjs/intl-listformat/locale-data/de.js';
-import lfFr from '@formatjs/intl-listformat/locale-data/fr.js';
-import lfEs from '@formatjs/intl-listformat/locale-data/es.js';
-import lfJa from '@formatjs/intl-listformat/locale-data/ja.js';
+import { LOCALES, KINDS, BASES, PLURAL_FNS, COLLATIONS } from 'ptc:intl-index';
 
 import { getCanonicalLocales } from '@formatjs/intl-getcanonicallocales';
 import { LookupSupportedLocales, ResolveLocale } from '@formatjs/intl-localematcher';
@@ -85,58 +62,107 @@ define(Intl, 'getCanonicalLocales', getCanonicalLocales);
 
 // ---- Locale data, loaded on first use ------------------------------------
 // A constructor (or its supportedLocalesOf) first gets the data of the
-// default locale's language and of each language requested; a request it
-// cannot read, or for a language without data, loads them all, so that
-// locale matching sees what it would with everything loaded.
+// locales it may resolve to: for the default locale and each one
+// requested, every available locale on its lookup chain (en-IN, en) and
+// the one best-fit matching picks among all of them. Nothing else loads:
+// a program formatting in ru pays for ru alone.
 
 const Base = {
   NumberFormat: Intl.NumberFormat,
   DateTimeFormat: Intl.DateTimeFormat,
   RelativeTimeFormat: Intl.RelativeTimeFormat,
   ListFormat: Intl.ListFormat,
+  DisplayNames: Intl.DisplayNames,
+  PluralRules: Intl.PluralRules,
 };
-// By data set: en-GB stands for English outside the US (its data is what
-// locale matching picks for en-AU, en-IN, …), en for en and en-US.
-const DATA = {
-  NumberFormat: { en: nfEn, 'en-GB': nfEnGB, de: nfDe, fr: nfFr, es: nfEs, ja: nfJa },
-  DateTimeFormat: { en: dtfEn, 'en-GB': dtfEnGB, de: dtfDe, fr: dtfFr, es: dtfEs, ja: dtfJa },
-  RelativeTimeFormat: { en: rtfEn, 'en-GB': rtfEnGB, de: rtfDe, fr: rtfFr, es: rtfEs, ja: rtfJa },
-  ListFormat: { en: lfEn, 'en-GB': lfEnGB, de: lfDe, fr: lfFr, es: lfEs, ja: lfJa },
-};
-const LANGUAGES = ['en', 'de', 'fr', 'es', 'ja'];
-const DATA_SETS = ['en', 'en-GB', 'de', 'fr', 'es', 'ja'];
-const loaded = { NumberFormat: new Set(), DateTimeFormat: new Set(), RelativeTimeFormat: new Set(), ListFormat: new Set() };
+const NK = KINDS.length;
+const LOCALE_INDEX = new Map(LOCALES.map((l, i) => [l, i]));
+// The locales with data, by constructor.
+const AVAILABLE = {};
+for (let k = 0; k < NK; k++) AVAILABLE[KINDS[k]] = LOCALES.filter((_, i) => BASES[i * NK + k] !== -2);
+const loaded = {};
+for (const name of KINDS) loaded[name] = new Set();
 
-for (const d of [prEn, prDe, prFr, prEs, prJa]) Intl.PluralRules.__addLocaleData(d());
-
-// dataSetsOf returns the data sets a locales argument needs besides the
-// default's, or null when it cannot tell without side effects or asks for
-// a language without data.
-function dataSetsOf(locales) {
-  if (locales === undefined) return [];
-  let list;
-  if (typeof locales === 'string' || locales instanceof Intl.Locale) list = [locales];
-  else if (Array.isArray(locales)) list = locales;
-  else return null;
-  const sets = [];
-  for (const l of list) {
-    if (typeof l !== 'string' && !(l instanceof Intl.Locale)) return null;
-    const m = /^([a-z]{2,3})(?:-([a-z0-9]{2,8}))?(?:-|$)/i.exec(String(l));
-    const lang = m && m[1].toLowerCase();
-    if (!LANGUAGES.includes(lang)) return null;
-    sets.push(lang === 'en' && m[2] !== undefined && !/^us$/i.test(m[2]) ? 'en-GB' : lang);
-  }
-  return sets;
+// entryData returns the whole data of entry id, applying its patch to
+// its base's (see pack.go), or undefined when there is none.
+function entryData(id) {
+  const text = native.intlData(id);
+  if (text === undefined) return undefined;
+  const v = JSON.parse(text);
+  const b = BASES[id];
+  if (b < 0) return v;
+  const base = entryData(b * NK + (id % NK));
+  return base === undefined ? undefined : patch(base, v);
 }
 
-function ensure(name, locales) {
-  const done = loaded[name];
-  const sets = dataSetsOf(locales);
+function isObject(v) {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+function patch(base, p) {
+  for (const k of Object.keys(p)) {
+    const v = p[k];
+    if (k === '\u0000') {
+      for (const g of v) delete base[g];
+    } else if (isObject(v) && isObject(base[k])) {
+      patch(base[k], v);
+    } else {
+      Object.defineProperty(base, k, { value: v, writable: true, enumerable: true, configurable: true });
+    }
+  }
+  return base;
+}
+
+// chain lists a tag's lookup fallbacks, as FormatJS registers them:
+// zh-Hant-TW, zh-TW, zh-Hant, zh.
+function chain(tag) {
+  const out = [tag];
+  const parts = tag.split('-');
+  while (parts.length > 1) {
+    if (parts.length > 2 && parts[1].length === 4) out.push([parts[0], ...parts.slice(2)].join('-'));
+    parts.pop();
+    out.push(parts.join('-'));
+  }
+  return out;
+}
+
+function load(name, locale) {
+  const k = KINDS.indexOf(name);
+  const li = LOCALE_INDEX.get(locale);
+  if (li === undefined || loaded[name].has(locale)) return;
+  loaded[name].add(locale);
+  // Ancestors first: FormatJS lets a region's data stand for its language
+  // until the language's own is added.
+  for (const a of chain(locale).slice(1).reverse()) load(name, a);
+  const d = entryData(li * NK + k);
+  if (d === undefined) return;
+  if (name === 'PluralRules') d.data.fn = PLURAL_FNS[d.data.fn];
+  Base[name].__addLocaleData(d);
+}
+
+// ensure loads what a constructor may resolve to for requested, a
+// canonical locale list: for each tag (and the default), the available
+// locales on its lookup chain and on its likely-subtags form's (zh-TW:
+// zh-Hant-TW, zh-Hant, zh), which is where FormatJS's best-fit matching
+// looks. Matching among all locales would cost more than the data.
+const ensured = {};
+for (const name of KINDS) ensured[name] = new Set();
+
+function ensure(name, requested) {
   if (name === 'DateTimeFormat') ensureZones();
-  for (const l of sets === null ? DATA_SETS : ['en', ...sets]) {
-    if (done.has(l)) continue;
-    done.add(l);
-    Base[name].__addLocaleData(DATA[name][l]());
+  const done = ensured[name];
+  for (const tag of [DEFAULT_LOCALE, ...requested]) {
+    if (done.has(tag)) continue;
+    done.add(tag);
+    const bare = tag.replace(/-[ux]-.*$/, '');
+    for (const c of chain(bare)) load(name, c);
+    let max;
+    try {
+      max = new Intl.Locale(bare).maximize().toString();
+    } catch {
+      continue;
+    }
+    if (max !== bare) for (const c of chain(max)) load(name, c);
   }
 }
 
@@ -234,8 +260,9 @@ function lazy(name, callable) {
         if (!callable) throw new TypeError(`Constructor Intl.${name} requires 'new'`);
         return new C(locales, options);
       }
-      ensure(name, locales);
-      return Reflect.construct(B, [locales, options], new.target);
+      const requested = Intl.getCanonicalLocales(locales);
+      ensure(name, requested);
+      return Reflect.construct(B, [requested, options], new.target);
     },
   }[name];
   Object.defineProperty(C, 'length', { value: 0 });
@@ -243,8 +270,12 @@ function lazy(name, callable) {
   define(B.prototype, 'constructor', C);
   methods(C, {
     supportedLocalesOf(locales, options) {
-      ensure(name, locales);
-      return B.supportedLocalesOf(locales, options);
+      const requested = Intl.getCanonicalLocales(locales);
+      if (options !== undefined) {
+        const m = Object(options).localeMatcher;
+        if (m !== undefined && m !== 'lookup' && m !== 'best fit') B.supportedLocalesOf([], options);
+      }
+      return LookupSupportedLocales(AVAILABLE[name], requested);
     },
   });
   Object.defineProperty(C.supportedLocalesOf, 'length', { value: 1 });
@@ -254,7 +285,7 @@ function lazy(name, callable) {
 
 // ---- Defaults ------------------------------------------------------------
 
-for (const C of [...Object.values(Base), Intl.PluralRules]) C.__defaultLocale = DEFAULT_LOCALE;
+for (const C of Object.values(Base)) C.__defaultLocale = DEFAULT_LOCALE;
 if (typeof native.timeZone === 'string' && native.timeZone !== '') {
   ensureZones();
   Base.DateTimeFormat.__setDefaultTimeZone(native.timeZone);
@@ -264,6 +295,7 @@ const NumberFormat = lazy('NumberFormat', true);
 const DateTimeFormat = lazy('DateTimeFormat', true);
 lazy('RelativeTimeFormat', false);
 const ListFormat = lazy('ListFormat', false);
+lazy('DisplayNames', false);
 const PluralRules = Intl.PluralRules;
 
 Object.defineProperty(Intl, Symbol.toStringTag, { value: 'Intl', writable: false, enumerable: false, configurable: true });
@@ -568,8 +600,9 @@ function fastParts(p, x) {
   // for from the default).
   const PluralRulesV8 = function PluralRules(locales, options) {
     if (new.target === undefined) throw new TypeError("Constructor Intl.PluralRules requires 'new'");
-    const pr = Reflect.construct(B, [locales, options], new.target);
     const asked = Intl.getCanonicalLocales(locales);
+    ensure('PluralRules', asked);
+    const pr = Reflect.construct(B, [asked, options], new.target);
     matched.set(pr, asked.length > 0 && B.supportedLocalesOf(asked).length > 0);
     return pr;
   };
@@ -578,6 +611,12 @@ function fastParts(p, x) {
   }
   define(B.prototype, 'constructor', PluralRulesV8);
   define(Intl, 'PluralRules', PluralRulesV8);
+  methods(PluralRulesV8, {
+    supportedLocalesOf(locales) {
+      return LookupSupportedLocales(AVAILABLE.PluralRules, Intl.getCanonicalLocales(locales));
+    },
+  });
+  Object.defineProperty(PluralRulesV8.supportedLocalesOf, 'length', { value: 1 });
   methods(B.prototype, {
     resolvedOptions() {
       const o = resolved.call(this);
@@ -757,11 +796,46 @@ function longOffset(v) {
   Object.defineProperty(proto.formatToParts, 'length', { value: 1 });
 }
 
+// ---- DisplayNames: a language with a script ------------------------------------
+// ICU names a language tag it has no name for by its language's name with
+// the script's in the locale's pattern: zh-Hant, "Chinese (Traditional)".
+// FormatJS composes only a language and a region. (A language, a script
+// and a region take CLDR's localeSeparator, which FormatJS's data lacks:
+// those keep FormatJS's answer.)
+
+{
+  const DN = Base.DisplayNames;
+  const proto = DN.prototype;
+  const of = proto.of;
+  const resolved = proto.resolvedOptions;
+  const TAG = /^([a-z]{2,3})-([A-Z][a-z]{3})$/;
+  methods(proto, {
+    of(code) {
+      const r = of.call(this, code);
+      const o = resolved.call(this);
+      if (o.type !== 'language') return r;
+      const canonical = Intl.getCanonicalLocales(String(code))[0];
+      const m = TAG.exec(canonical);
+      if (m === null || (r !== undefined && r !== canonical)) return r;
+      const data = DN.localeData[o.locale];
+      const pattern = data && data.patterns && data.patterns.locale;
+      const opts = { style: o.style, languageDisplay: o.languageDisplay, fallback: 'none' };
+      const lang = new DN(o.locale, { ...opts, type: 'language' }).of(m[1]);
+      const script = new DN(o.locale, { ...opts, type: 'script' }).of(m[2]);
+      if (pattern === undefined || lang === undefined || script === undefined) return r;
+      return pattern.replace('{0}', lang).replace('{1}', script);
+    },
+  });
+  Object.defineProperty(proto.of, 'length', { value: 1 });
+}
+
 // ---- Collator ----------------------------------------------------------------
 // ECMA-402's Intl.Collator over native.collate. The locales it resolves to
-// are those ICU has collation data under: a language, or en-US.
+// are those ICU has collation data under: a language (or a language and
+// script) with formatting data, and the regions with tailorings of their
+// own (fr-CA, en-US).
 
-const COLLATOR_LOCALES = ['en', 'en-US', 'de', 'fr', 'es', 'ja'];
+const COLLATOR_LOCALES = [...new Set([...LOCALES.filter((l) => !/-([A-Z]{2}|\d{3})$/.test(l)), ...COLLATIONS])];
 const COLLATOR_DATA = {};
 for (const l of COLLATOR_LOCALES) COLLATOR_DATA[l] = { kf: ['false', 'lower', 'upper'], kn: ['false', 'true'] };
 
@@ -866,6 +940,15 @@ methods(Collator, {
 });
 Object.defineProperty(Collator.supportedLocalesOf, 'length', { value: 1 });
 define(Intl, 'Collator', Collator);
+
+// ---- Case mapping ----------------------------------------------------------------
+// The language of TransformCase: the first requested locale's, or the
+// default's.
+
+installCaseMapping(define, (locales) => {
+  const requested = Intl.getCanonicalLocales(locales);
+  return (requested.length > 0 ? requested[0] : DEFAULT_LOCALE).split('-')[0];
+});
 
 // ---- toLocale* -----------------------------------------------------------------
 // As ECMA-402 defines them. Making a formatter costs far more than using

@@ -408,7 +408,7 @@
     if (intlLoaded) return;
     intlLoaded = true;
     hidden(global, 'Intl', undefined);
-    native.loadIntl()({ collate: native.collate });
+    native.loadIntl()({ collate: native.collate, intlData: native.intlData });
   };
   lazyGlobals(['Intl'], loadIntl);
   const lazy = (proto, name) => {
@@ -428,6 +428,26 @@
   lazy(Date.prototype, 'toLocaleDateString');
   lazy(Date.prototype, 'toLocaleTimeString');
   lazy(String.prototype, 'localeCompare');
+  // Case mapping depends on a locale only when one is given: without one
+  // it is the default locale's (en-US), which maps as toUpperCase does,
+  // and Intl stays unloaded.
+  const lazyCase = (name, plain) => {
+    const stub = {
+      [name](...args) {
+        if (args.length === 0 || args[0] === undefined) {
+          if (this === undefined || this === null) throw new TypeError('String.prototype.' + name + ' called on null or undefined');
+          return apply(plain, this, []);
+        }
+        loadIntl();
+        const real = String.prototype[name];
+        if (real === stub) throw new TypeError(name + ' is not available');
+        return apply(real, this, args);
+      },
+    }[name];
+    hidden(String.prototype, name, stub);
+  };
+  lazyCase('toLocaleUpperCase', String.prototype.toUpperCase);
+  lazyCase('toLocaleLowerCase', String.prototype.toLowerCase);
 
 
   // Objects whose shapes QuickJS would otherwise build and free on every
