@@ -354,7 +354,7 @@ func (s *Server) enter() bool {
 // runCode is run_code's MCP handler.
 func (v *view) runCode(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	s := v.s
-	ctx, cancel := context.WithCancelCause(ctx)
+	ctx, cancel := context.WithCancelCause(remoteTrace(ctx, req))
 	defer cancel(nil)
 	if s.enter() {
 		defer s.runs.Done()
