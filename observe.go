@@ -40,7 +40,8 @@ func newRunMetrics(mp metric.MeterProvider, h *host.Host) (*runMetrics, error) {
 		return nil, err
 	}
 	if rm.duration, err = m.Float64Histogram("ptc_run_duration", metric.WithUnit("s"),
-		metric.WithDescription("Wall time of a program's run, instantiation included.")); err != nil {
+		metric.WithDescription("Wall time of a program's run, instantiation included."),
+		metric.WithExplicitBucketBoundaries(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)); err != nil {
 		return nil, err
 	}
 	if rm.inFlight, err = m.Int64UpDownCounter("ptc_runs_in_flight",
@@ -96,7 +97,11 @@ func (e *Executor) observeRun(ctx context.Context, pl *runner.Plan) *runObservat
 	}
 	o := &runObservation{m: e.met, span: span, start: time.Now(), replay: pl != nil && pl.Src != nil}
 	if o.m != nil {
-		o.m.inFlight.Add(ctx, 1)
+		if p := telemetry.Principal(ctx); p != "" {
+			o.m.inFlight.Add(ctx, 1, metric.WithAttributes(attribute.String("principal", p)))
+		} else {
+			o.m.inFlight.Add(ctx, 1)
+		}
 		if ctx.Done() != nil {
 			o.stopDone = context.AfterFunc(ctx, func() { o.doneAt.Store(time.Now().UnixNano()) })
 		}
@@ -141,13 +146,21 @@ func (o *runObservation) end(ctx context.Context, out *host.Outcome) {
 	// The run is over: metric records must not be dropped because the
 	// run's context is done.
 	mctx := context.WithoutCancel(ctx)
-	o.m.inFlight.Add(mctx, -1)
-	o.m.runs.Add(mctx, 1, metric.WithAttributes(attribute.String("kind", kind)))
-	o.m.duration.Record(mctx, now.Sub(o.start).Seconds())
+	who := metric.WithAttributeSet(attribute.NewSet())
+	if p := telemetry.Principal(ctx); p != "" {
+		who = metric.WithAttributes(attribute.String("principal", p))
+	}
+	o.m.inFlight.Add(mctx, -1, who)
+	if p := telemetry.Principal(ctx); p != "" {
+		o.m.runs.Add(mctx, 1, metric.WithAttributes(attribute.String("kind", kind), attribute.String("principal", p)))
+	} else {
+		o.m.runs.Add(mctx, 1, metric.WithAttributes(attribute.String("kind", kind)))
+	}
+	o.m.duration.Record(mctx, now.Sub(o.start).Seconds(), who)
 	if o.stopDone != nil {
 		o.stopDone()
 		if at := o.doneAt.Load(); at != 0 && kind == string(host.KindAborted) {
-			o.m.cancel.Record(mctx, now.Sub(time.Unix(0, at)).Seconds())
+			o.m.cancel.Record(mctx, now.Sub(time.Unix(0, at)).Seconds(), who)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/telemetry"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -181,17 +182,21 @@ func TestExecute_metrics(t *testing.T) {
 	r := f.runBatch(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCall(`await tools.block({})`)}})
 	require.Equal(t, host.KindAborted, r.Run.Kind)
 
+	// A run for a principal (serve --auth) is counted under its name.
+	f.runBatch(telemetry.WithPrincipal(context.Background(), "team-a"), pipeline.Batch{Calls: []pipeline.RawCall{runCall(`return (await tools.get_weather({city: "Oslo"})).tempC`)}})
+
 	m := f.metrics(t)
-	assert.Equal(t, map[string]float64{"kind=ok,": 2, "kind=exception,": 2, "kind=timeout,": 1, "kind=aborted,": 1}, m["ptc_runs"])
-	assert.Equal(t, map[string]float64{"": 6}, m["ptc_run_duration"])
-	assert.Equal(t, map[string]float64{"": 0}, m["ptc_runs_in_flight"])
+	assert.Equal(t, map[string]float64{"kind=ok,": 2, "kind=exception,": 2, "kind=timeout,": 1, "kind=aborted,": 1, "kind=ok,principal=team-a,": 1}, m["ptc_runs"])
+	assert.Equal(t, map[string]float64{"": 6, "principal=team-a,": 1}, m["ptc_run_duration"])
+	assert.Equal(t, map[string]float64{"": 0, "principal=team-a,": 0}, m["ptc_runs_in_flight"])
 	assert.Equal(t, map[string]float64{"": 1}, m["ptc_cancel_latency"])
 	assert.Contains(t, m, "ptc_sandboxes_idle")
 	assert.Equal(t, map[string]float64{
-		"code=OK,tool=get_weather,":          1,
-		"code=TOOL_FAILED,tool=get_weather,": 1,
-		"code=UNKNOWN_TOOL,tool=(unknown),":  1,
-		"code=ABORTED,tool=block,":           1,
+		"code=OK,tool=get_weather,":                  1,
+		"code=TOOL_FAILED,tool=get_weather,":         1,
+		"code=UNKNOWN_TOOL,tool=(unknown),":          1,
+		"code=ABORTED,tool=block,":                   1,
+		"code=OK,principal=team-a,tool=get_weather,": 1,
 	}, m["ptc_subcalls"])
 }
 

@@ -102,7 +102,11 @@ func (t *tracing) end(ctx context.Context, inv *Invocation, c *telemetry.Call, s
 		if o.err != nil {
 			code = string(o.err.Code)
 		}
-		t.subcalls.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", tool), attribute.String("code", code)))
+		if p := telemetry.Principal(ctx); p != "" {
+			t.subcalls.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", tool), attribute.String("code", code), attribute.String("principal", p)))
+		} else {
+			t.subcalls.Add(ctx, 1, metric.WithAttributes(attribute.String("tool", tool), attribute.String("code", code)))
+		}
 	}
 }
 

@@ -99,9 +99,9 @@ service:
 // span is one exported span as the file exporter writes it (OTLP JSON).
 type span struct {
 	TraceID, SpanID, ParentSpanID, Name string
-	Attributes                         []otlpAttr
-	Events                             []struct{ Name string }
-	Status                             struct{ Code int }
+	Attributes                          []otlpAttr
+	Events                              []struct{ Name string }
+	Status                              struct{ Code int }
 }
 
 type otlpAttr struct {
@@ -152,7 +152,7 @@ func (c *collector) spans(t *testing.T) map[string][]span {
 	for sc.Scan() {
 		var doc struct {
 			ResourceSpans []struct {
-				Resource struct{ Attributes []otlpAttr }
+				Resource   struct{ Attributes []otlpAttr }
 				ScopeSpans []struct{ Spans []span }
 			}
 		}

@@ -87,3 +87,19 @@ func SetErrorType(ctx context.Context, t string) {
 
 // ErrorType returns the error.type SetErrorType set, or "".
 func (c *Call) ErrorType() string { return c.errorType }
+
+type principalKey struct{}
+
+// WithPrincipal returns ctx naming the principal (serve --auth's) a run
+// is made for: the run and subcall metrics then carry a "principal"
+// label. Without it they carry none, so a serve without --auth keeps its
+// label sets as they are.
+func WithPrincipal(ctx context.Context, name string) context.Context {
+	return context.WithValue(ctx, principalKey{}, name)
+}
+
+// Principal returns the principal WithPrincipal named, or "".
+func Principal(ctx context.Context) string {
+	s, _ := ctx.Value(principalKey{}).(string)
+	return s
+}
