@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -377,4 +378,117 @@ func startServe(t *testing.T, name, bin string, env []string, args ...string) *r
 		}
 	})
 	return r
+}
+
+// findPrometheus returns Debian's prometheus binary, or skips saying how
+// to install it (make test-integration does).
+func findPrometheus(t *testing.T) string {
+	t.Helper()
+	if p, err := exec.LookPath("prometheus"); err == nil {
+		return p
+	}
+	t.Skip("prometheus is not installed: make test-integration installs it (scripts/install-prometheus.sh)")
+	return ""
+}
+
+// promQuery asks Prometheus' HTTP API for q's instant vector, as a map
+// from the series' labels (those named in keys, joined) to its value.
+func promQuery(t *testing.T, addr, q string, keys ...string) map[string]float64 {
+	t.Helper()
+	resp, err := http.Get("http://" + addr + "/api/v1/query?query=" + url.QueryEscape(q))
+	require.NoError(t, err)
+	defer resp.Body.Close()
+	var body struct {
+		Status string
+		Data   struct {
+			Result []struct {
+				Metric map[string]string
+				Value  [2]any
+			}
+		}
+	}
+	require.NoError(t, json.NewDecoder(resp.Body).Decode(&body))
+	require.Equal(t, "success", body.Status, q)
+	out := map[string]float64{}
+	for _, r := range body.Data.Result {
+		var k []string
+		for _, key := range keys {
+			k = append(k, r.Metric[key])
+		}
+		v, err := strconv.ParseFloat(r.Value[1].(string), 64)
+		require.NoError(t, err)
+		out[strings.Join(k, ",")] = v
+	}
+	return out
+}
+
+// TestObservability_prometheus: a real Prometheus scrapes ptc-run serve
+// --metrics; after a known mix of runs the test reads the series through
+// Prometheus' HTTP API.
+func TestObservability_prometheus(t *testing.T) {
+	prom := findPrometheus(t)
+	bin := ptcRunBinary(t)
+	tools, err := filepath.Abs("../../testdata/tools/weather.json")
+	require.NoError(t, err)
+	srv := startServe(t, "serve", bin, nil, "--listen", "127.0.0.1:0", "--tools", tools, "--metrics", "--timeout", "1s")
+	srv.waitListening(t)
+
+	dir := t.TempDir()
+	promAddr := freeAddr(t)
+	cfg := writeFile(t, dir, "prometheus.yml", fmt.Sprintf(`global:
+  scrape_interval: 1s
+scrape_configs:
+  - job_name: ptc
+    static_configs:
+      - targets: [%q]
+`, srv.address()))
+	cmd := exec.Command(prom, "--config.file="+cfg, "--storage.tsdb.path="+filepath.Join(dir, "data"), "--web.listen-address="+promAddr)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	var log lockedBuffer
+	cmd.Stdout, cmd.Stderr = &log, &log
+	require.NoError(t, cmd.Start())
+	t.Cleanup(func() {
+		cmd.Process.Kill()
+		cmd.Wait()
+	})
+
+	// The mix: 3 ok (one calls get_weather twice), 2 exceptions (one
+	// after a failed subcall), 1 timeout, 1 syntax error.
+	cl := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := cl.Connect(context.Background(), &sdk.StreamableClientTransport{Endpoint: "http://" + srv.address() + "/mcp", DisableStandaloneSSE: true}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	for _, code := range []string{
+		`return 1`,
+		`return 2`,
+		`const [a, b] = await Promise.all([tools.get_weather({city: "Paris"}), tools.get_weather({city: "Oslo"})]); return a.tempC + b.tempC`,
+		`throw new Error("no")`,
+		`await tools.get_weather({city: "Atlantis"})`,
+		`while (true) {}`,
+		`return (`,
+	} {
+		_, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "run_code", Arguments: map[string]string{"code": code}})
+		require.NoError(t, err)
+	}
+
+	// Wait for a scrape that saw all seven runs.
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if got := promQuery(t, promAddr, `sum(ptc_runs_total)`); got[""] == 7 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("prometheus has not seen the 7 runs after 60s:\n%s", log.String())
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	assert.Equal(t, map[string]float64{"ok": 3, "exception": 2, "timeout": 1, "syntax": 1}, promQuery(t, promAddr, `ptc_runs_total`, "kind"))
+	assert.Equal(t, map[string]float64{"get_weather,OK": 2, "get_weather,TOOL_FAILED": 1}, promQuery(t, promAddr, `ptc_subcalls_total`, "tool", "code"))
+	assert.Equal(t, map[string]float64{"": 7}, promQuery(t, promAddr, `ptc_run_duration_seconds_count`))
+	// The timeout took its second; the rest far less.
+	assert.Equal(t, map[string]float64{"": 6}, promQuery(t, promAddr, `ptc_run_duration_seconds_bucket{le="0.5"}`))
+	assert.Equal(t, map[string]float64{"": 0}, promQuery(t, promAddr, `ptc_runs_in_flight`))
+	idle := promQuery(t, promAddr, `ptc_sandboxes_idle`)
+	require.Len(t, idle, 1)
+	assert.GreaterOrEqual(t, idle[""], 1.0, "the ok runs left their sandboxes idle")
 }
