@@ -79,7 +79,8 @@ type runObservation struct {
 	m        *runMetrics
 	span     trace.Span // the run_code call's span, when it records
 	start    time.Time
-	doneAt   atomic.Int64 // unix nanoseconds when ctx was done
+	doneAt   atomic.Int64  // unix nanoseconds when ctx was done
+	fired    chan struct{} // closed once doneAt is set
 	stopDone func() bool
 	replay   bool
 }
@@ -103,7 +104,11 @@ func (e *Executor) observeRun(ctx context.Context, pl *runner.Plan) *runObservat
 			o.m.inFlight.Add(ctx, 1)
 		}
 		if ctx.Done() != nil {
-			o.stopDone = context.AfterFunc(ctx, func() { o.doneAt.Store(time.Now().UnixNano()) })
+			o.fired = make(chan struct{})
+			o.stopDone = context.AfterFunc(ctx, func() {
+				o.doneAt.Store(time.Now().UnixNano())
+				close(o.fired)
+			})
 		}
 	}
 	return o
@@ -158,7 +163,11 @@ func (o *runObservation) end(ctx context.Context, out *host.Outcome) {
 	}
 	o.m.duration.Record(mctx, now.Sub(o.start).Seconds(), who)
 	if o.stopDone != nil {
-		o.stopDone()
+		if !o.stopDone() {
+			// ctx was done: its time is being stored, on a goroutine of
+			// its own.
+			<-o.fired
+		}
 		if at := o.doneAt.Load(); at != 0 && kind == string(host.KindAborted) {
 			o.m.cancel.Record(mctx, now.Sub(time.Unix(0, at)).Seconds(), who)
 		}
