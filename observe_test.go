@@ -140,7 +140,7 @@ func (f *observed) metrics(t *testing.T) map[string]map[string]float64 {
 	key := func(s attribute.Set) string {
 		k := ""
 		for _, kv := range s.ToSlice() {
-			k += string(kv.Key) + "=" + kv.Value.Emit() + ","
+			k += string(kv.Key) + "=" + kv.Value.String() + ","
 		}
 		return k
 	}
