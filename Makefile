@@ -1,4 +1,4 @@
-# ptc — see README.md. Targets: build run test lint fuzz bench guest guest-check bridges-test guest-gogettable-test clean.
+# ptc — see README.md. Targets: build run test lint fuzz bench guest guest-check bridges-test guest-gogettable-test test-integration clean.
 # make soak: minutes of runaway programs, cancel cycles and Close under load (soak_test.go; PTC_SOAK_DURATION=10m make soak).
 SHELL := /bin/bash
 GO ?= go
@@ -98,7 +98,7 @@ api:
 
 # Every fuzz target, FUZZTIME each: the guest boundary (FuzzABI), the SDK
 # in the guest (FuzzPrelude), and the parsers the guest or a user reaches.
-FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./internal/sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram ./internal/jsonindent:FuzzLayout ./host/internal/typescript:FuzzStrip ./mcp:FuzzToolName ./mcp:FuzzParseEndpoint ./mcp:FuzzParseAuthConfig ./mcp:FuzzAuthorization ./mcp:FuzzReadConfig .:FuzzDecodeRecording .:FuzzResume ./host:FuzzRecycle ./host:FuzzDecodeImage ./host:FuzzResultParse ./host:FuzzIntlPack
+FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./internal/sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram ./internal/jsonindent:FuzzLayout ./host/internal/typescript:FuzzStrip ./mcp:FuzzToolName ./mcp:FuzzParseEndpoint ./mcp:FuzzParseAuthConfig ./mcp:FuzzAuthorization ./mcp:FuzzReadConfig .:FuzzDecodeRecording .:FuzzResume ./host:FuzzRecycle ./host:FuzzDecodeImage ./host:FuzzResultParse ./host:FuzzIntlPack ./internal/telemetry:FuzzExtract
 
 fuzz: $(GUEST_WASM) $(GUEST_INTL)
 	@set -e; for t in $(FUZZ_TARGETS); do \
@@ -139,6 +139,25 @@ guest-gogettable-test:
 .PHONY: haproxy
 haproxy:
 	sh scripts/install-haproxy.sh || echo "haproxy: install failed; TestServe_scaleOut will be skipped"
+
+# Not part of make test (building the collector takes minutes on 2 cores):
+# the observability tests against the real things. An OpenTelemetry
+# Collector built from its own Go modules at the release internal/otelcol's
+# go.mod pins (OTLP receiver, file exporter) receives the spans of a real
+# ptc-run run and serve; Debian's Prometheus scrapes serve --metrics
+# (cmd/ptc-run TestObservability_*). .ci/run calls it.
+OTELCOL := bin/otelcol
+OTELCOL_INPUTS := internal/otelcol/go.mod internal/otelcol/go.sum $(wildcard internal/otelcol/*.go)
+
+$(OTELCOL): $(OTELCOL_INPUTS)
+	cd internal/otelcol && $(GO) build -o ../../$(OTELCOL) .
+
+.PHONY: prometheus test-integration
+prometheus:
+	sh scripts/install-prometheus.sh
+
+test-integration: $(GUEST_WASM) $(GUEST_INTL) $(OTELCOL) prometheus
+	PTC_OTELCOL=$(abspath $(OTELCOL)) $(GO) test -count=1 -v -run '^TestObservability_' -timeout 20m ./cmd/ptc-run
 
 # The SDK bridges are modules of their own (bridge/anthropic, bridge/openai):
 # go test ./... above does not reach them. Their examples replay recorded

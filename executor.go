@@ -307,8 +307,11 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	defer release()
 	env := br.env
 	env.Parent = exec.CallID
-	return runner.Run(ctx, runner.Params{
+	obs := e.observeRun(ctx, br.plan)
+	out, err := runner.Run(ctx, runner.Params{
 		Host: e.host, Pipe: e.pipe, Env: env, Limits: br.limits,
 		SDK: e.sdks.Get(env.Agent, env.ToolSet), Program: a.Code, Plan: br.plan, Report: rep,
 	})
+	obs.end(ctx, rep.Outcome())
+	return out, err
 }

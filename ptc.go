@@ -30,7 +30,12 @@ var ErrShutdown = abort.ErrShutdown
 // Config configures an Executor.
 type Config struct {
 	// Pipeline runs every subcall; its registry holds the tools the SDK
-	// offers. Required.
+	// offers. Required. Its TracerProvider and MeterProvider
+	// (pipeline.Config) trace the run_code calls too, one span
+	// "execute_tool run_code" each (the parent of its subcalls' spans, with
+	// the run's kind, subcalls, memory and output bytes), and meter the
+	// runs (ptc_runs, ptc_run_duration, ptc_runs_in_flight,
+	// ptc_sandboxes_idle, ptc_cancel_latency; docs/observability.md).
 	Pipeline *pipeline.Pipeline
 	// Host runs the programs. When nil, New creates one (compiling the
 	// guest takes about a second; CompilationCacheDir makes later processes
@@ -80,6 +85,7 @@ type Executor struct {
 
 	sdks        *toolsdk.Cache
 	unsubscribe func()
+	met         *runMetrics // nil without a MeterProvider
 
 	// own runs run_code calls themselves: a private registry holding only
 	// run_code, so that each has a correlation token, root log events and
@@ -136,7 +142,7 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 	if _, err := reg.Register(e.runCode); err != nil {
 		return nil, fmt.Errorf("ptc: %w", err)
 	}
-	own, err := pipeline.New(pipeline.Config{Registry: reg})
+	own, err := pipeline.New(pipeline.Config{Registry: reg, TracerProvider: cfg.Pipeline.TracerProvider()})
 	if err != nil {
 		return nil, fmt.Errorf("ptc: %w", err)
 	}
@@ -147,6 +153,12 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 			return nil, fmt.Errorf("ptc: %w", err)
 		}
 		e.host, e.ownHost = h, true
+	}
+	if e.met, err = newRunMetrics(cfg.Pipeline.MeterProvider(), e.host); err != nil {
+		if e.ownHost {
+			e.host.Close(ctx)
+		}
+		return nil, fmt.Errorf("ptc: %w", err)
 	}
 	e.unsubscribe = e.pipe.Registry().Subscribe(e.sdks.Invalidate)
 	return e, nil
@@ -175,6 +187,7 @@ func (e *Executor) Close(ctx context.Context) error {
 		}
 		e.kill(abort.ErrShutdown)
 		e.unsubscribe()
+		e.met.close()
 		if e.ownHost {
 			e.closeErr = e.host.Close(ctx)
 		}

@@ -537,7 +537,7 @@ func (c *Client) call(ctx context.Context, remote string, args json.RawMessage) 
 	}
 	done := make(chan answer, 1)
 	go func() {
-		res, err := cn.session.CallTool(ctx, &sdk.CallToolParams{Name: remote, Arguments: args})
+		res, err := cn.session.CallTool(ctx, &sdk.CallToolParams{Meta: traceMeta(ctx), Name: remote, Arguments: args})
 		done <- answer{res, err}
 	}()
 	var a answer

@@ -18,6 +18,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/internal/telemetry"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -354,8 +355,12 @@ func (s *Server) enter() bool {
 // runCode is run_code's MCP handler.
 func (v *view) runCode(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	s := v.s
-	ctx, cancel := context.WithCancelCause(ctx)
+	ctx, cancel := context.WithCancelCause(remoteTrace(ctx, req))
 	defer cancel(nil)
+	if v.name != "" {
+		// The run and subcall metrics count it under its principal.
+		ctx = telemetry.WithPrincipal(ctx, v.name)
+	}
 	if s.enter() {
 		defer s.runs.Done()
 		stop := context.AfterFunc(s.life, func() { cancel(ptc.ErrShutdown) })

@@ -11,6 +11,9 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/ptchost/ptc/registry"
 )
 
@@ -41,6 +44,18 @@ type Config struct {
 	// message names the limit. The registry's parser refuses nesting past
 	// 512 levels whatever this says.
 	ArgumentDepth int
+	// TracerProvider, when set, traces every call the pipeline runs
+	// (direct calls and program subcalls alike) as one span, "execute_tool
+	// <tool>", a child of the span in the call's context, with the
+	// attributes of the OpenTelemetry GenAI semantic conventions and the
+	// policies' decisions as events (docs/observability.md). Nil traces
+	// nothing and costs nothing: the pipeline never reads the global
+	// provider.
+	TracerProvider trace.TracerProvider
+	// MeterProvider, when set, counts the program subcalls the pipeline
+	// runs (ptc_subcalls_total, by tool and code). Nil meters nothing;
+	// the global provider is never read.
+	MeterProvider metric.MeterProvider
 }
 
 // Pipeline runs tool calls through the shared stages. Policies (listeners,
@@ -53,6 +68,9 @@ type Pipeline struct {
 	argBytes    int
 	argDepth    int
 	argShort    int // arguments this short are within both limits
+	tel         *tracing
+	tp          trace.TracerProvider
+	mp          metric.MeterProvider
 	prefix      string
 	seq         atomic.Uint64
 
@@ -98,6 +116,10 @@ func New(cfg Config) (*Pipeline, error) {
 	if cfg.ArgumentDepth == 0 {
 		cfg.ArgumentDepth = DefaultArgumentDepth
 	}
+	tel, err := newTracing(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: %w", err)
+	}
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	p := &Pipeline{
@@ -107,6 +129,9 @@ func New(cfg Config) (*Pipeline, error) {
 		argDepth:    cfg.ArgumentDepth,
 		argShort:    min(cfg.ArgumentBytes, cfg.ArgumentDepth),
 		prefix:      hex.EncodeToString(b[:]) + "-",
+		tel:         tel,
+		tp:          cfg.TracerProvider,
+		mp:          cfg.MeterProvider,
 	}
 	p.hooks.Store(&hooks{})
 	return p, nil

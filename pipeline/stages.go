@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"time"
 
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/ptchost/ptc/internal/telemetry"
 	"github.com/ptchost/ptc/registry"
 )
 
@@ -71,6 +74,13 @@ func (p *Pipeline) relookup(inv *Invocation) *Error {
 func (p *Pipeline) run(ctx context.Context, inv *Invocation) *Outcome {
 	h := p.hooks.Load()
 	inv.start = time.Now()
+	var (
+		call *telemetry.Call
+		span trace.Span
+	)
+	if p.tel != nil {
+		ctx, call, span = p.tel.start(ctx, inv)
+	}
 	p.record(ctx, inv, EventCall)
 	fail := inv.err
 	if fail == nil && !inv.fresh {
@@ -86,6 +96,9 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation) *Outcome {
 	o.duration = time.Since(inv.start)
 	p.result(ctx, h, o)
 	p.record(ctx, inv, EventResult)
+	if p.tel != nil {
+		p.tel.end(ctx, inv, call, span, o)
+	}
 	return o
 }
 
@@ -97,12 +110,15 @@ func (p *Pipeline) stages(ctx context.Context, h *hooks, inv *Invocation) *Error
 	}
 	d := p.preExecute(ctx, h, inv)
 	if d.Verdict == VerdictDeny {
+		p.note(ctx, telemetry.EventDenied, "pre_execute", d.Reason)
 		return denied(inv, d.Reason, d.Info)
 	}
 	if reason := p.guard(h, inv); reason != "" {
+		p.note(ctx, telemetry.EventDenied, "guard", reason)
 		return denied(inv, reason, nil)
 	}
 	if d.Verdict == VerdictAsk {
+		p.note(ctx, telemetry.EventAsked, "pre_execute", d.Reason)
 		if e := p.ask(ctx, inv, d.Reason); e != nil {
 			return e
 		}
@@ -145,6 +161,7 @@ func (p *Pipeline) stages(ctx context.Context, h *hooks, inv *Invocation) *Error
 			reason = fmt.Sprintf("tool %q: result blocked by policy", inv.name)
 		}
 		inv.out.context = r.context
+		p.note(ctx, telemetry.EventBlocked, "post_execute", reason)
 		return &Error{Code: CodePostExecuteBlocked, Tool: inv.name, Reason: reason, Err: ErrPostExecuteBlocked}
 	}
 	if ctx.Err() != nil {
@@ -279,8 +296,10 @@ func (p *Pipeline) ask(ctx context.Context, inv *Invocation, question string) *E
 		if reason == "" {
 			reason = fmt.Sprintf("tool %q: call was not approved", inv.name)
 		}
+		p.note(ctx, telemetry.EventDenied, "approver", reason)
 		return denied(inv, reason, nil)
 	}
+	p.note(ctx, telemetry.EventApproved, "approver", "")
 	return nil
 }
 

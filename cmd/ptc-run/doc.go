@@ -11,7 +11,7 @@
 //	ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]...
 //	ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
 //	               [--memory SIZE] [--grace D] [--listen ADDR | --stdio] [--auth FILE | --no-auth]
-//	               [--allow-origin O]... [--sessions] [--max-runs N]
+//	               [--allow-origin O]... [--sessions] [--max-runs N] [--metrics]
 //	ptc-run guest build [--source DIR] [--force]
 //	ptc-run --version
 //

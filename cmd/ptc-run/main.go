@@ -22,6 +22,7 @@ import (
 	"github.com/ptchost/ptc/guest/quickjs"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/fixture"
+	"github.com/ptchost/ptc/internal/telemetry"
 	"github.com/ptchost/ptc/mcp"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
@@ -186,7 +187,12 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return 0, err
 	}
-	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, 0, stderr)
+	obs, err := newObservability(ctx, false)
+	if err != nil {
+		return 0, err
+	}
+	defer obs.shutdown(context.WithoutCancel(ctx))
+	ex, closeAll, err := newObservedExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, 0, stderr, obs)
 	if err != nil {
 		return 0, err
 	}
@@ -343,6 +349,12 @@ func (e *endpoints) add(ep mcp.Endpoint) error {
 //
 // maxRuns is ptc.Config.MaxRuns (zero: the default).
 func newExecutor(ctx context.Context, tools toolFlags, lim host.Limits, maxRuns int, stderr io.Writer) (*ptc.Executor, func(), error) {
+	return newObservedExecutor(ctx, tools, lim, maxRuns, stderr, nil)
+}
+
+// newObservedExecutor is newExecutor tracing and metering with obs's
+// providers (none when obs is nil); its log records carry the trace.
+func newObservedExecutor(ctx context.Context, tools toolFlags, lim host.Limits, maxRuns int, stderr io.Writer, obs *observability) (*ptc.Executor, func(), error) {
 	reg := registry.New()
 	var mounts []*mcp.Client
 	closeMounts := func() {
@@ -359,7 +371,7 @@ func newExecutor(ctx context.Context, tools toolFlags, lim host.Limits, maxRuns 
 			return nil, nil, fmt.Errorf("fixture %s: %w", tools.fixture, err)
 		}
 	}
-	logger := slog.New(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	logger := slog.New(telemetry.LogHandler(slog.NewJSONHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	eps, err := tools.servers(logger)
 	if err != nil {
 		return nil, nil, err
@@ -372,7 +384,7 @@ func newExecutor(ctx context.Context, tools toolFlags, lim host.Limits, maxRuns 
 		}
 		mounts = append(mounts, m)
 	}
-	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+	pipe, err := pipeline.New(pipeline.Config{Registry: reg, TracerProvider: obs.tracerProvider(), MeterProvider: obs.meterProvider()})
 	if err != nil {
 		closeMounts()
 		return nil, nil, err
@@ -458,7 +470,7 @@ const usage = `usage:
   ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]...
   ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
                  [--memory SIZE] [--grace D] [--listen ADDR | --stdio] [--auth FILE | --no-auth]
-                 [--allow-origin O]... [--sessions] [--max-runs N]
+                 [--allow-origin O]... [--sessions] [--max-runs N] [--metrics]
   ptc-run guest build [--source DIR] [--force]
   ptc-run --version
 `
@@ -511,6 +523,13 @@ const (
                  then the guest built into ptc-run, then guest/ in the cache
                  directory. A guest whose sha256 is not the one this version
                  records is ignored.
+  OTEL_*         OpenTelemetry: with OTEL_EXPORTER_OTLP_ENDPOINT (or
+                 OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, or OTEL_TRACES_EXPORTER=
+                 otlp) set, run and serve export a span per run and per
+                 subcall over OTLP (OTEL_EXPORTER_OTLP_PROTOCOL
+                 http/protobuf or grpc; OTEL_SERVICE_NAME,
+                 OTEL_TRACES_SAMPLER, ... as usual).
+                 Nothing set: nothing is exported.
 `
 	helpExit = `Exit status: 0 the program succeeded; 1 the program failed (the content
 is still printed); 2 usage, configuration or fixture error.
@@ -650,6 +669,8 @@ Flags:
   --max-runs N     programs run at once (default 128); a request beyond it
                    waits, in the order requests came, until a run ends or
                    the request is cancelled
+  --metrics        serve the metrics at /metrics, in Prometheus' format
+                   (HTTP only)
   -h, --help       print this help
 
 ` + helpFixture + `

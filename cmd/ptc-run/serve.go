@@ -12,6 +12,7 @@ import (
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/telemetry"
 	"github.com/ptchost/ptc/mcp"
 	"github.com/ptchost/ptc/pipeline"
 )
@@ -34,6 +35,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	var sec serveSecurity
 	sec.add(fs)
 	maxRuns := fs.Int("max-runs", ptc.DefaultMaxRuns, "programs run at once; later requests wait their turn")
+	metrics := fs.Bool("metrics", false, "serve the metrics at /metrics in Prometheus' format (HTTP only)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return err
@@ -43,6 +45,8 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return &usageError{"serve takes no positional arguments"}
 	case *stdio && *listen != "":
 		return &usageError{"serve takes --listen or --stdio, not both"}
+	case *stdio && *metrics:
+		return &usageError{"serve --metrics needs HTTP: it serves /metrics beside /mcp, not with --stdio"}
 	case *timeout <= 0:
 		return &usageError{fmt.Sprintf("--timeout %v: want a positive duration", *timeout)}
 	case *grace < 0:
@@ -65,9 +69,14 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return err
 	}
 	// Records of a run and of its subcalls name the principal and session.
-	logger := slog.New(mcp.AuditHandler(slog.NewJSONHandler(stderr, nil)))
+	logger := slog.New(telemetry.LogHandler(mcp.AuditHandler(slog.NewJSONHandler(stderr, nil))))
+	obs, err := newObservability(ctx, *metrics)
+	if err != nil {
+		return err
+	}
+	defer obs.shutdown(context.WithoutCancel(ctx))
 
-	ex, closeAll, err := newExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, *maxRuns, stderr)
+	ex, closeAll, err := newObservedExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, *maxRuns, stderr, obs)
 	if err != nil {
 		return err
 	}
@@ -113,7 +122,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if err != nil {
 		return fmt.Errorf("serve: %w", err)
 	}
-	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
+	hs := &http.Server{Handler: obs.withMetrics(srv.Handler()), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute}
 	logger.Info("listening", slog.String("addr", ln.Addr().String()), slog.String("mcp", "http://"+ln.Addr().String()+"/mcp"))
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()

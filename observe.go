@@ -1,0 +1,175 @@
+package ptc
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/runner"
+	"github.com/ptchost/ptc/internal/telemetry"
+)
+
+// runMetrics are the executor's instruments (docs/observability.md); nil
+// when Config.Pipeline has no MeterProvider.
+type runMetrics struct {
+	runs     metric.Int64Counter
+	duration metric.Float64Histogram
+	inFlight metric.Int64UpDownCounter
+	cancel   metric.Float64Histogram
+	idle     metric.Registration
+}
+
+// newRunMetrics makes the instruments from mp and registers the idle
+// sandboxes gauge, which reads h; nil without mp.
+func newRunMetrics(mp metric.MeterProvider, h *host.Host) (*runMetrics, error) {
+	if mp == nil {
+		return nil, nil
+	}
+	m := mp.Meter(telemetry.ScopeName)
+	var (
+		rm  runMetrics
+		err error
+	)
+	if rm.runs, err = m.Int64Counter("ptc_runs",
+		metric.WithDescription("Programs run, by how they ended (kind: ok, exception, timeout, aborted, ... or suspended).")); err != nil {
+		return nil, err
+	}
+	if rm.duration, err = m.Float64Histogram("ptc_run_duration", metric.WithUnit("s"),
+		metric.WithDescription("Wall time of a program's run, instantiation included."),
+		metric.WithExplicitBucketBoundaries(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)); err != nil {
+		return nil, err
+	}
+	if rm.inFlight, err = m.Int64UpDownCounter("ptc_runs_in_flight",
+		metric.WithDescription("Programs running now.")); err != nil {
+		return nil, err
+	}
+	if rm.cancel, err = m.Float64Histogram("ptc_cancel_latency", metric.WithUnit("s"),
+		metric.WithDescription("From a run's context being done (cancelled, deadline, shutdown) to its run returning."),
+		metric.WithExplicitBucketBoundaries(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5)); err != nil {
+		return nil, err
+	}
+	idle, err := m.Int64ObservableGauge("ptc_sandboxes_idle",
+		metric.WithDescription("Sandboxes kept idle, reset and ready for the next run."))
+	if err != nil {
+		return nil, err
+	}
+	if rm.idle, err = m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
+		o.ObserveInt64(idle, int64(h.IdleSandboxes()))
+		return nil
+	}, idle); err != nil {
+		return nil, err
+	}
+	return &rm, nil
+}
+
+// close unregisters the gauge's callback.
+func (m *runMetrics) close() {
+	if m != nil {
+		_ = m.idle.Unregister()
+	}
+}
+
+// runObservation is one run being traced and metered.
+type runObservation struct {
+	m        *runMetrics
+	span     trace.Span // the run_code call's span, when it records
+	start    time.Time
+	doneAt   atomic.Int64  // unix nanoseconds when ctx was done
+	fired    chan struct{} // closed once doneAt is set
+	stopDone func() bool
+	replay   bool
+}
+
+// observeRun starts observing the run of the run_code call ctx belongs
+// to; nil when there is nothing to trace or meter (its end is then a
+// no-op).
+func (e *Executor) observeRun(ctx context.Context, pl *runner.Plan) *runObservation {
+	span := trace.SpanFromContext(ctx)
+	if !span.IsRecording() {
+		span = nil
+	}
+	if span == nil && e.met == nil {
+		return nil
+	}
+	o := &runObservation{m: e.met, span: span, start: time.Now(), replay: pl != nil && pl.Src != nil}
+	if o.m != nil {
+		if p := telemetry.Principal(ctx); p != "" {
+			o.m.inFlight.Add(ctx, 1, metric.WithAttributes(attribute.String("principal", p)))
+		} else {
+			o.m.inFlight.Add(ctx, 1)
+		}
+		if ctx.Done() != nil {
+			o.fired = make(chan struct{})
+			o.stopDone = context.AfterFunc(ctx, func() {
+				o.doneAt.Store(time.Now().UnixNano())
+				close(o.fired)
+			})
+		}
+	}
+	return o
+}
+
+// end records the run: its span's attributes and error.type, and the
+// run metrics. out is the run's outcome (nil when it did not run).
+func (o *runObservation) end(ctx context.Context, out *host.Outcome) {
+	if o == nil {
+		return
+	}
+	kind := "internal"
+	if out != nil {
+		kind = string(out.Kind)
+	}
+	if o.span != nil {
+		attrs := []attribute.KeyValue{telemetry.KeyRunKind.String(kind)}
+		if out != nil {
+			output := 0
+			for _, l := range out.Output {
+				output += len(l) + 1
+			}
+			attrs = append(attrs,
+				telemetry.KeyRunSubcalls.Int(out.Subcalls),
+				telemetry.KeyRunMemory.Int64(int64(out.MemoryBytes)),
+				telemetry.KeyRunOutput.Int(output))
+		}
+		if o.replay {
+			attrs = append(attrs, telemetry.KeyReplay.Bool(true))
+		}
+		o.span.SetAttributes(attrs...)
+		if kind != string(host.KindOK) {
+			telemetry.SetErrorType(ctx, kind)
+		}
+	}
+	if o.m == nil {
+		return
+	}
+	now := time.Now()
+	// The run is over: metric records must not be dropped because the
+	// run's context is done.
+	mctx := context.WithoutCancel(ctx)
+	who := metric.WithAttributeSet(attribute.NewSet())
+	if p := telemetry.Principal(ctx); p != "" {
+		who = metric.WithAttributes(attribute.String("principal", p))
+	}
+	o.m.inFlight.Add(mctx, -1, who)
+	if p := telemetry.Principal(ctx); p != "" {
+		o.m.runs.Add(mctx, 1, metric.WithAttributes(attribute.String("kind", kind), attribute.String("principal", p)))
+	} else {
+		o.m.runs.Add(mctx, 1, metric.WithAttributes(attribute.String("kind", kind)))
+	}
+	o.m.duration.Record(mctx, now.Sub(o.start).Seconds(), who)
+	if o.stopDone != nil {
+		if !o.stopDone() {
+			// ctx was done: its time is being stored, on a goroutine of
+			// its own.
+			<-o.fired
+		}
+		if at := o.doneAt.Load(); at != 0 && kind == string(host.KindAborted) {
+			o.m.cancel.Record(mctx, now.Sub(time.Unix(0, at)).Seconds(), who)
+		}
+	}
+}
