@@ -10,6 +10,7 @@ import (
 
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/abort"
+	"github.com/ptchost/ptc/internal/admit"
 	"github.com/ptchost/ptc/internal/runner"
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
@@ -293,10 +294,10 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	br.mu.Unlock()
 	// A run holds one of the executor's slots (Config.MaxRuns) from here
 	// to its end; waiting for one does not count against its time limit.
-	release, err := e.slots.acquire(ctx, br.noWait)
-	var busy *busyError
+	release, err := e.slots.Acquire(ctx, br.noWait)
 	switch {
-	case errors.As(err, &busy):
+	case errors.Is(err, admit.ErrFull):
+		busy := &busyError{max: e.slots.Max()}
 		e.busy.Store(rep, busy)
 		return nil, &pipeline.Error{Code: pipeline.CodeToolFailed, Tool: ToolName, Reason: busyText(busy)}
 	case err != nil:
@@ -307,11 +308,11 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	defer release()
 	env := br.env
 	env.Parent = exec.CallID
-	obs := e.observeRun(ctx, br.plan)
+	obs := e.met.Start(ctx, br.plan != nil && br.plan.Src != nil)
 	out, err := runner.Run(ctx, runner.Params{
 		Host: e.host, Pipe: e.pipe, Env: env, Limits: br.limits,
 		SDK: e.sdks.Get(env.Agent, env.ToolSet), Program: a.Code, Plan: br.plan, Report: rep,
 	})
-	obs.end(ctx, rep.Outcome())
+	obs.End(ctx, rep.Outcome())
 	return out, err
 }

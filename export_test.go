@@ -5,5 +5,5 @@ func (e *Executor) WaitingRuns() int {
 	if e.slots == nil {
 		return 0
 	}
-	return int(e.slots.waiting.Load())
+	return e.slots.Waiting()
 }

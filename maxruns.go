@@ -1,12 +1,8 @@
 package ptc
 
 import (
-	"context"
 	"errors"
 	"fmt"
-	"sync/atomic"
-
-	"golang.org/x/sync/semaphore"
 )
 
 // DefaultMaxRuns is Config.MaxRuns when it is zero: the programs an
@@ -25,47 +21,13 @@ const DefaultMaxRuns = 128
 // started.
 var ErrBusy = errors.New("ptc: the executor is at its limit of runs in flight")
 
-// runSlots bounds the runs in flight of one executor; nil bounds nothing.
-// Callers beyond the bound wait in the order they came (semaphore.Weighted
-// serves its waiters first come, first served).
-type runSlots struct {
-	max     int
-	sem     *semaphore.Weighted
-	waiting atomic.Int64 // callers in acquire
-}
-
-// newRunSlots returns the slots for Config.MaxRuns n: DefaultMaxRuns for
-// zero, nil (no bound) for a negative n.
-func newRunSlots(n int) *runSlots {
-	switch {
-	case n == 0:
-		n = DefaultMaxRuns
-	case n < 0:
-		return nil
+// maxRuns is the bound Config.MaxRuns n sets: DefaultMaxRuns for zero,
+// none (-1) for a negative n.
+func maxRuns(n int) int {
+	if n == 0 {
+		return DefaultMaxRuns
 	}
-	return &runSlots{max: n, sem: semaphore.NewWeighted(int64(n))}
-}
-
-// acquire takes a slot, waiting for one up to ctx unless noWait; it
-// returns the function that gives the slot back. The error is a *busyError
-// (noWait, no slot free) or ctx's.
-func (s *runSlots) acquire(ctx context.Context, noWait bool) (func(), error) {
-	if s == nil {
-		return func() {}, nil
-	}
-	if noWait {
-		if !s.sem.TryAcquire(1) {
-			return nil, &busyError{max: s.max}
-		}
-	} else {
-		s.waiting.Add(1)
-		err := s.sem.Acquire(ctx, 1)
-		s.waiting.Add(-1)
-		if err != nil {
-			return nil, err
-		}
-	}
-	return func() { s.sem.Release(1) }, nil
+	return n
 }
 
 // busyError is a run refused by a full executor; it matches ErrBusy.

@@ -10,7 +10,9 @@ import (
 
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/abort"
+	"github.com/ptchost/ptc/internal/admit"
 	"github.com/ptchost/ptc/internal/runner"
+	"github.com/ptchost/ptc/internal/telemetry"
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
@@ -80,12 +82,12 @@ type Executor struct {
 	limits  host.Limits
 	key     []byte
 	spent   runner.Spent // continuations already resumed
-	slots   *runSlots    // Config.MaxRuns
+	slots   *admit.Slots // Config.MaxRuns
 	busy    sync.Map     // *runner.Report -> *busyError: runs refused by a full executor
 
 	sdks        *toolsdk.Cache
 	unsubscribe func()
-	met         *runMetrics // nil without a MeterProvider
+	met         *telemetry.RunMetrics // nil without a MeterProvider
 
 	// own runs run_code calls themselves: a private registry holding only
 	// run_code, so that each has a correlation token, root log events and
@@ -121,7 +123,7 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		host:   cfg.Host,
 		limits: cfg.Limits.WithDefaults(),
 		key:    bytes.Clone(cfg.ContinuationKey),
-		slots:  newRunSlots(cfg.MaxRuns),
+		slots:  admit.NewSlots(maxRuns(cfg.MaxRuns)),
 		sdks:   toolsdk.NewCache(cfg.Pipeline.Registry(), declarationBytes(cfg.DeclarationBytes)),
 	}
 	e.life, e.kill = context.WithCancelCause(context.Background())
@@ -154,7 +156,7 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		}
 		e.host, e.ownHost = h, true
 	}
-	if e.met, err = newRunMetrics(cfg.Pipeline.MeterProvider(), e.host); err != nil {
+	if e.met, err = telemetry.NewRunMetrics(cfg.Pipeline.MeterProvider(), e.host.IdleSandboxes); err != nil {
 		if e.ownHost {
 			e.host.Close(ctx)
 		}
@@ -187,7 +189,7 @@ func (e *Executor) Close(ctx context.Context) error {
 		}
 		e.kill(abort.ErrShutdown)
 		e.unsubscribe()
-		e.met.close()
+		e.met.Close()
 		if e.ownHost {
 			e.closeErr = e.host.Close(ctx)
 		}

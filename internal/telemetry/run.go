@@ -1,4 +1,4 @@
-package ptc
+package telemetry
 
 import (
 	"context"
@@ -10,13 +10,11 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/ptchost/ptc/host"
-	"github.com/ptchost/ptc/internal/runner"
-	"github.com/ptchost/ptc/internal/telemetry"
 )
 
-// runMetrics are the executor's instruments (docs/observability.md); nil
-// when Config.Pipeline has no MeterProvider.
-type runMetrics struct {
+// RunMetrics are an executor's run instruments (docs/observability.md);
+// nil when its pipeline has no MeterProvider.
+type RunMetrics struct {
 	runs     metric.Int64Counter
 	duration metric.Float64Histogram
 	inFlight metric.Int64UpDownCounter
@@ -24,15 +22,15 @@ type runMetrics struct {
 	idle     metric.Registration
 }
 
-// newRunMetrics makes the instruments from mp and registers the idle
-// sandboxes gauge, which reads h; nil without mp.
-func newRunMetrics(mp metric.MeterProvider, h *host.Host) (*runMetrics, error) {
+// NewRunMetrics makes the instruments from mp and registers the idle
+// sandboxes gauge, which calls idle; nil without mp.
+func NewRunMetrics(mp metric.MeterProvider, idle func() int) (*RunMetrics, error) {
 	if mp == nil {
 		return nil, nil
 	}
-	m := mp.Meter(telemetry.ScopeName)
+	m := mp.Meter(ScopeName)
 	var (
-		rm  runMetrics
+		rm  RunMetrics
 		err error
 	)
 	if rm.runs, err = m.Int64Counter("ptc_runs",
@@ -53,30 +51,30 @@ func newRunMetrics(mp metric.MeterProvider, h *host.Host) (*runMetrics, error) {
 		metric.WithExplicitBucketBoundaries(0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5)); err != nil {
 		return nil, err
 	}
-	idle, err := m.Int64ObservableGauge("ptc_sandboxes_idle",
+	idleGauge, err := m.Int64ObservableGauge("ptc_sandboxes_idle",
 		metric.WithDescription("Sandboxes kept idle, reset and ready for the next run."))
 	if err != nil {
 		return nil, err
 	}
 	if rm.idle, err = m.RegisterCallback(func(_ context.Context, o metric.Observer) error {
-		o.ObserveInt64(idle, int64(h.IdleSandboxes()))
+		o.ObserveInt64(idleGauge, int64(idle()))
 		return nil
-	}, idle); err != nil {
+	}, idleGauge); err != nil {
 		return nil, err
 	}
 	return &rm, nil
 }
 
-// close unregisters the gauge's callback.
-func (m *runMetrics) close() {
+// Close unregisters the gauge's callback.
+func (m *RunMetrics) Close() {
 	if m != nil {
 		_ = m.idle.Unregister()
 	}
 }
 
-// runObservation is one run being traced and metered.
-type runObservation struct {
-	m        *runMetrics
+// RunObservation is one run being traced and metered.
+type RunObservation struct {
+	m        *RunMetrics
 	span     trace.Span // the run_code call's span, when it records
 	start    time.Time
 	doneAt   atomic.Int64  // unix nanoseconds when ctx was done
@@ -85,20 +83,20 @@ type runObservation struct {
 	replay   bool
 }
 
-// observeRun starts observing the run of the run_code call ctx belongs
-// to; nil when there is nothing to trace or meter (its end is then a
-// no-op).
-func (e *Executor) observeRun(ctx context.Context, pl *runner.Plan) *runObservation {
+// Start starts observing the run of the run_code call ctx belongs to (a
+// replay when replay is set), with m's instruments (m may be nil); nil
+// when there is nothing to trace or meter (its End is then a no-op).
+func (m *RunMetrics) Start(ctx context.Context, replay bool) *RunObservation {
 	span := trace.SpanFromContext(ctx)
 	if !span.IsRecording() {
 		span = nil
 	}
-	if span == nil && e.met == nil {
+	if span == nil && m == nil {
 		return nil
 	}
-	o := &runObservation{m: e.met, span: span, start: time.Now(), replay: pl != nil && pl.Src != nil}
+	o := &RunObservation{m: m, span: span, start: time.Now(), replay: replay}
 	if o.m != nil {
-		if p := telemetry.Principal(ctx); p != "" {
+		if p := Principal(ctx); p != "" {
 			o.m.inFlight.Add(ctx, 1, metric.WithAttributes(attribute.String("principal", p)))
 		} else {
 			o.m.inFlight.Add(ctx, 1)
@@ -114,9 +112,9 @@ func (e *Executor) observeRun(ctx context.Context, pl *runner.Plan) *runObservat
 	return o
 }
 
-// end records the run: its span's attributes and error.type, and the
+// End records the run: its span's attributes and error.type, and the
 // run metrics. out is the run's outcome (nil when it did not run).
-func (o *runObservation) end(ctx context.Context, out *host.Outcome) {
+func (o *RunObservation) End(ctx context.Context, out *host.Outcome) {
 	if o == nil {
 		return
 	}
@@ -125,23 +123,23 @@ func (o *runObservation) end(ctx context.Context, out *host.Outcome) {
 		kind = string(out.Kind)
 	}
 	if o.span != nil {
-		attrs := []attribute.KeyValue{telemetry.KeyRunKind.String(kind)}
+		attrs := []attribute.KeyValue{KeyRunKind.String(kind)}
 		if out != nil {
 			output := 0
 			for _, l := range out.Output {
 				output += len(l) + 1
 			}
 			attrs = append(attrs,
-				telemetry.KeyRunSubcalls.Int(out.Subcalls),
-				telemetry.KeyRunMemory.Int64(int64(out.MemoryBytes)),
-				telemetry.KeyRunOutput.Int(output))
+				KeyRunSubcalls.Int(out.Subcalls),
+				KeyRunMemory.Int64(int64(out.MemoryBytes)),
+				KeyRunOutput.Int(output))
 		}
 		if o.replay {
-			attrs = append(attrs, telemetry.KeyReplay.Bool(true))
+			attrs = append(attrs, KeyReplay.Bool(true))
 		}
 		o.span.SetAttributes(attrs...)
 		if kind != string(host.KindOK) {
-			telemetry.SetErrorType(ctx, kind)
+			SetErrorType(ctx, kind)
 		}
 	}
 	if o.m == nil {
@@ -152,11 +150,11 @@ func (o *runObservation) end(ctx context.Context, out *host.Outcome) {
 	// run's context is done.
 	mctx := context.WithoutCancel(ctx)
 	who := metric.WithAttributeSet(attribute.NewSet())
-	if p := telemetry.Principal(ctx); p != "" {
+	if p := Principal(ctx); p != "" {
 		who = metric.WithAttributes(attribute.String("principal", p))
 	}
 	o.m.inFlight.Add(mctx, -1, who)
-	if p := telemetry.Principal(ctx); p != "" {
+	if p := Principal(ctx); p != "" {
 		o.m.runs.Add(mctx, 1, metric.WithAttributes(attribute.String("kind", kind), attribute.String("principal", p)))
 	} else {
 		o.m.runs.Add(mctx, 1, metric.WithAttributes(attribute.String("kind", kind)))
