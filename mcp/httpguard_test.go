@@ -13,10 +13,12 @@ import (
 	"testing"
 	"time"
 
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/mcp"
+	"github.com/ptchost/ptc/registry"
 )
 
 // post sends one raw body to url with the headers a streamable HTTP client
@@ -178,6 +180,60 @@ func TestServer_stdioEndOfInput(t *testing.T) {
 	}
 	got := stdioAnswers(t, s, in.String())
 	require.Equal(t, map[int]int64{1: 0, 10: 0, 11: 0, 12: 0}, got)
+}
+
+// TestServer_stdioEndOfInputListening: a client of the 2026 protocol keeps
+// a subscriptions/listen call open for the whole session; it is answered
+// only when the session ends, so the end of input must not wait for it.
+// The call in flight when the input ends is still answered, and
+// ServeStdio returns without its context being cancelled.
+func TestServer_stdioEndOfInputListening(t *testing.T) {
+	ex, reg := plainExecutor(t, host.Limits{})
+	started, release := make(chan struct{}), make(chan struct{})
+	_, err := reg.Register(registry.MustDefine(registry.Spec[struct{}, float64]{
+		Name: "gate", Description: "Waits to be released.",
+		Execute: func(context.Context, struct{}, *registry.Exec) (float64, error) {
+			close(started)
+			<-release
+			return 42, nil
+		},
+	}))
+	require.NoError(t, err)
+	s := mcp.NewServer(ex, mcp.ServerOptions{})
+	cr, sw := io.Pipe()
+	sr, cw := io.Pipe()
+	done := make(chan error, 1)
+	go func() { done <- s.ServeStdio(context.Background(), sr, sw) }()
+	// A client that wants list changes opens subscriptions/listen.
+	c := sdk.NewClient(&sdk.Implementation{Name: "t", Version: "1"}, &sdk.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *sdk.ToolListChangedRequest) {},
+	})
+	cs, err := c.Connect(context.Background(), &sdk.IOTransport{Reader: cr, Writer: cw}, nil)
+	require.NoError(t, err)
+	defer cs.Close()
+	answer := make(chan *sdk.CallToolResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), runCodeParams(`return await tools.gate({})`))
+		if err != nil {
+			res = &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: err.Error()}}}
+		}
+		answer <- res
+	}()
+	<-started
+	require.NoError(t, cw.Close()) // the end of the server's input
+	close(release)
+	select {
+	case res := <-answer:
+		require.False(t, res.IsError, text(res))
+		require.Equal(t, "42", text(res))
+	case <-time.After(30 * time.Second):
+		t.Fatal("the call in flight at the end of input was not answered")
+	}
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("ServeStdio did not return at the end of input")
+	}
 }
 
 // outBuffer is a syncBuffer with the Close the transport wants.

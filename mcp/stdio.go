@@ -21,19 +21,35 @@ func (t drainTransport) Connect(ctx context.Context) (sdk.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &drainConn{Connection: c, idle: make(chan struct{})}
+	d := &drainConn{Connection: c, idle: make(chan struct{}), closed: make(chan struct{})}
 	close(d.idle)
 	return d, nil
 }
 
+// listenMethod is the call a client of the 2026 protocol keeps open for
+// the whole session to receive notifications; it is answered only when the
+// session ends, so the end of input does not wait for it.
+const listenMethod = "subscriptions/listen"
+
 // drainConn counts the calls read and the responses written; a read that
-// fails waits until every call read has been answered (or ctx is done).
+// fails waits until every call read has been answered, ctx is done, or the
+// connection is closed. The last matters: once the SDK's connection is
+// closing it drops the responses of calls still in flight instead of
+// writing them, so they would never count as answered, and the close
+// itself waits for this read to return.
 type drainConn struct {
 	sdk.Connection
 
-	mu      sync.Mutex
-	pending map[jsonrpc.ID]struct{}
-	idle    chan struct{} // closed while nothing is pending
+	mu        sync.Mutex
+	pending   map[jsonrpc.ID]struct{}
+	idle      chan struct{} // closed while nothing is pending
+	closed    chan struct{} // closed by Close
+	closeOnce sync.Once
+}
+
+func (c *drainConn) Close() error {
+	c.closeOnce.Do(func() { close(c.closed) })
+	return c.Connection.Close()
 }
 
 func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
@@ -45,10 +61,11 @@ func (c *drainConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		select {
 		case <-idle:
 		case <-ctx.Done():
+		case <-c.closed:
 		}
 		return nil, err
 	}
-	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() && req.Method != listenMethod {
 		c.mu.Lock()
 		if c.pending == nil {
 			c.pending = make(map[jsonrpc.ID]struct{})
