@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"time"
 
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/abort"
@@ -195,13 +194,8 @@ func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits
 				br.mu.Unlock()
 				r := e.result(ctx, o, rep)
 				// The model's own mistakes, told as a program's are.
-				c := part.Calls[i]
-				switch {
-				case o.Code() == pipeline.CodeUnknownTool && c.Name != ToolName:
-					t, ok := e.pipe.Registry().Get(c.Name, b.Agent, b.ToolSet)
-					r.Content = []registry.Part{registry.TextPart("Error: " + toolsdk.NotDirect(c.Name, ok && t.Callers().Program(true)))}
-				case o.Code() == pipeline.CodeInvalidArguments && c.Name == ToolName:
-					r.Content = []registry.Part{registry.TextPart("Error: " + toolsdk.BadRunArgs(c.Arguments))}
+				if text, ok := toolsdk.Mistake(e.pipe.Registry(), part.Calls[i], o.Code(), b.Agent, b.ToolSet); ok {
+					r.Content = []registry.Part{registry.TextPart("Error: " + text)}
 				}
 				results = append(results, r)
 			}
@@ -221,23 +215,10 @@ func (e *Executor) direct(name string, agent registry.Scope, set *registry.ToolS
 	return ok && t.Callers().Direct(false)
 }
 
-// causeOf is why ctx ended: its cause, or DeadlineExceeded once its
-// deadline passed (the host stops a run at the caller's deadline by its
-// own timer, which may fire before the context's); nil while it runs on.
-func causeOf(ctx context.Context) error {
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
-		return context.DeadlineExceeded
-	}
-	return nil
-}
-
 // result assembles the model-facing content of one call.
 func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *runner.Report) *Result {
 	r := &Result{Outcome: o, IsError: !o.OK(), Content: o.Content()}
-	r.cause = causeOf(ctx)
+	r.cause = abort.Cause(ctx)
 	var calls []runner.Call
 	if rep != nil {
 		r.Run, calls = rep.Outcome(), rep.Calls()
@@ -256,22 +237,8 @@ func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *runner.
 	}
 	for _, c := range calls {
 		r.Subcalls = append(r.Subcalls, Subcall{N: c.N, Tool: c.Tool, Arguments: c.Arguments, OK: c.OK, Code: c.Code, Received: c.Received, Outcome: c.Outcome})
-		if !c.OK || !c.Received {
-			continue
-		}
-		if images := c.Images(); len(images) > 0 {
-			mark := &registry.Attribution{Tool: c.Tool, Call: c.N}
-			head := registry.TextPart(fmt.Sprintf("Image from %s (call %d):", c.Tool, c.N))
-			head.Attribution = mark
-			r.Content = append(r.Content, head)
-			for _, img := range images {
-				img.Attribution = mark
-				r.Content = append(r.Content, img)
-			}
-		}
-		// Context that post-execute listeners attached to the subcall.
-		r.Content = append(r.Content, c.Context()...)
 	}
+	r.Content = append(r.Content, runner.Attachments(calls)...)
 	if rep != nil {
 		st := rep.Settle(r.Content, r.IsError)
 		r.Recording, r.Pending, r.Continuation, r.Divergence = st.Recording, st.Pending, st.Continuation, st.Divergence

@@ -21,15 +21,6 @@ const DefaultMaxRuns = 128
 // started.
 var ErrBusy = errors.New("ptc: the executor is at its limit of runs in flight")
 
-// maxRuns is the bound Config.MaxRuns n sets: DefaultMaxRuns for zero,
-// none (-1) for a negative n.
-func maxRuns(n int) int {
-	if n == 0 {
-		return DefaultMaxRuns
-	}
-	return n
-}
-
 // busyError is a run refused by a full executor; it matches ErrBusy.
 type busyError struct{ max int }
 

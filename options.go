@@ -2,7 +2,6 @@ package ptc
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -101,11 +100,7 @@ func (o RunOptions) limits(base Limits) (Limits, error) {
 // deployment scope would, and returns its result. The error is only for
 // invalid options; a program that fails is a Result whose Err says why.
 func (e *Executor) Run(ctx context.Context, code string, opts RunOptions) (*Result, error) {
-	args, err := json.Marshal(runArgs{Code: code})
-	if err != nil {
-		return nil, fmt.Errorf("ptc: encode program: %w", err)
-	}
-	rs, err := e.ExecuteWith(ctx, pipeline.Batch{Calls: []pipeline.RawCall{{ID: "run", Name: ToolName, Arguments: args}}}, opts)
+	rs, err := e.ExecuteWith(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCodeCall(code)}}, opts)
 	if err != nil {
 		return nil, err
 	}

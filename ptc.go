@@ -2,10 +2,10 @@ package ptc
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 
 	"github.com/ptchost/ptc/host"
@@ -123,8 +123,8 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		host:   cfg.Host,
 		limits: cfg.Limits.WithDefaults(),
 		key:    bytes.Clone(cfg.ContinuationKey),
-		slots:  admit.NewSlots(maxRuns(cfg.MaxRuns)),
-		sdks:   toolsdk.NewCache(cfg.Pipeline.Registry(), declarationBytes(cfg.DeclarationBytes)),
+		slots:  admit.NewSlots(cmp.Or(cfg.MaxRuns, DefaultMaxRuns)),
+		sdks:   toolsdk.NewCache(cfg.Pipeline.Registry(), max(cmp.Or(cfg.DeclarationBytes, DefaultDeclarationBytes), -1)),
 	}
 	e.life, e.kill = context.WithCancelCause(context.Background())
 	e.runCode = registry.MustDefine(registry.Spec[runArgs, *host.Outcome]{
@@ -197,18 +197,6 @@ func (e *Executor) Close(ctx context.Context) error {
 	return e.closeErr
 }
 
-// declarationBytes is the declarations' budget configured by n: the
-// default for zero, none (-1) for a negative n.
-func declarationBytes(n int) int {
-	switch {
-	case n == 0:
-		return DefaultDeclarationBytes
-	case n < 0:
-		return -1
-	}
-	return n
-}
-
 // enter registers a batch; it reports false once Close was called.
 func (e *Executor) enter() bool {
 	e.mu.Lock()
@@ -257,7 +245,7 @@ func (e *Executor) Describe(agent registry.Scope, set *registry.ToolSet) []regis
 // prefix that holds them stays cacheable.
 func (e *Executor) RunCodeSchema(agent registry.Scope, set *registry.ToolSet) registry.ToolSchema {
 	s := e.runCode.Schema()
-	s.Description = e.sdks.Get(agent, set).Description(e.description)
+	s.Description = e.sdks.Get(agent, set).Description(e.limits)
 	return s
 }
 
@@ -266,29 +254,4 @@ func (e *Executor) RunCodeSchema(agent registry.Scope, set *registry.ToolSet) re
 // Config.DeclarationBytes): the part of it that changes with the tools.
 func (e *Executor) Declarations(agent registry.Scope, set *registry.ToolSet) string {
 	return e.sdks.Get(agent, set).TypeScript()
-}
-
-// manual is run_code's description before its limits and declarations:
-// the only manual the model reads. Every sentence of it is checked by a
-// test (manual_test.go) that fails when it stops being true; a sentence
-// added here needs its own check there.
-const manual = "Run a JavaScript or TypeScript program that calls tools through the `tools` object declared below; the result is what the program prints and returns.\n\n" +
-	"The program is the body of an async function: use `await`, run independent calls together with `Promise.all`, and `return` a value. " +
-	"Each method takes one argument object and returns a Promise of the tool's result. " +
-	"A failed call rejects with a `ToolError` whose `code` and `tool` say what failed; catch it to carry on. " +
-	"`console.log` prints as Node does; the result is the printed lines, then the return value (a string as is, plain data as JSON). " +
-	"`setTimeout` and `setInterval` work. " +
-	"There is no `require`, `import`, `fetch`, filesystem or network. "
-
-func (e *Executor) description(decls string) string {
-	var b strings.Builder
-	b.WriteString(manual)
-	fmt.Fprintf(&b, "Limits: %s, %d tool calls, %d bytes of output.\n\n", e.limits.Timeout, e.limits.Subcalls, e.limits.OutputBytes)
-	b.WriteString("```ts\n")
-	b.WriteString(decls)
-	if !strings.HasSuffix(decls, "\n") {
-		b.WriteByte('\n')
-	}
-	b.WriteString("```")
-	return b.String()
 }

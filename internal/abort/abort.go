@@ -3,6 +3,7 @@ package abort
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // ErrShutdown is the cancellation cause that ends a run because its host
@@ -33,4 +34,17 @@ func Message(ctx context.Context, started bool) string {
 	default:
 		return Cancelled
 	}
+}
+
+// Cause is why ctx ended: its cause, or DeadlineExceeded once its deadline
+// passed (the host stops a run at the caller's deadline by its own timer,
+// which may fire before the context's); nil while it runs on.
+func Cause(ctx context.Context) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	if d, ok := ctx.Deadline(); ok && !time.Now().Before(d) {
+		return context.DeadlineExceeded
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
@@ -65,6 +66,31 @@ func (c *Call) Context() []registry.Part {
 		return c.Outcome.Context()
 	}
 	return c.context
+}
+
+// Attachments is what a run's received subcalls add to the run_code
+// result after its own content: each call's images under a line that
+// says which call they came from, then the context post-execute listeners
+// attached to it.
+func Attachments(calls []Call) []registry.Part {
+	var out []registry.Part
+	for _, c := range calls {
+		if !c.OK || !c.Received {
+			continue
+		}
+		if images := c.Images(); len(images) > 0 {
+			mark := &registry.Attribution{Tool: c.Tool, Call: c.N}
+			head := registry.TextPart(fmt.Sprintf("Image from %s (call %d):", c.Tool, c.N))
+			head.Attribution = mark
+			out = append(out, head)
+			for _, img := range images {
+				img.Attribution = mark
+				out = append(out, img)
+			}
+		}
+		out = append(out, c.Context()...)
+	}
+	return out
 }
 
 // Report is what one run_code call leaves beside its outcome: the

@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+
+	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/registry"
 )
 
 // The texts of the model's own calls that the executor cannot run, written
@@ -11,6 +14,22 @@ import (
 
 // runCode is the name of the tool that runs programs.
 const runCode = "run_code"
+
+// Mistake is the text of the model's own call c that failed with code in
+// the executor's pipeline, when the model is to blame and can fix it: a
+// direct call of a tool that is not for direct calls (reg knows it for
+// agent and set, or not at all), or run_code with bad arguments. ok is
+// false for any other failure.
+func Mistake(reg *registry.Registry, c pipeline.RawCall, code pipeline.Code, agent registry.Scope, set *registry.ToolSet) (text string, ok bool) {
+	switch {
+	case code == pipeline.CodeUnknownTool && c.Name != runCode:
+		t, ok := reg.Get(c.Name, agent, set)
+		return NotDirect(c.Name, ok && t.Callers().Program(true)), true
+	case code == pipeline.CodeInvalidArguments && c.Name == runCode:
+		return BadRunArgs(c.Arguments), true
+	}
+	return "", false
+}
 
 // NotDirect is the failure of the model's direct call of name, which is
 // not run_code and not a tool for direct calls: a tool programs may call

@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"weak"
 
+	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/sdkgen"
 	"github.com/ptchost/ptc/registry"
 )
@@ -23,10 +24,10 @@ type SDK struct {
 	names                               []string // method names, see methods
 }
 
-// Description returns run_code's description over these tools, made by
-// build on first use (an executor's limits are fixed, so it is too).
-func (s *SDK) Description(build func(decls string) string) string {
-	s.descOnce.Do(func() { s.desc = build(s.TypeScript()) })
+// Description returns run_code's description over these tools under lim,
+// made on first use (an executor's limits are fixed, so it is too).
+func (s *SDK) Description(lim host.Limits) string {
+	s.descOnce.Do(func() { s.desc = describe(lim, s.TypeScript()) })
 	return s.desc
 }
 
