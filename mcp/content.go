@@ -19,7 +19,7 @@ type Result struct {
 	// when it sent one, else its text content (parsed when the text is one
 	// JSON document, else a JSON string); null when it sent neither.
 	Value json.RawMessage
-	// Content is the server's content, mapped by [Parts].
+	// Content is the server's content, mapped by [parts].
 	Content []registry.Part
 }
 
@@ -33,7 +33,7 @@ func (r *Result) MarshalJSON() ([]byte, error) {
 
 // newResult maps a server's successful result.
 func newResult(res *sdk.CallToolResult) (*Result, error) {
-	r := &Result{Content: Parts(res.Content)}
+	r := &Result{Content: parts(res.Content)}
 	if res.StructuredContent != nil {
 		v, err := json.Marshal(res.StructuredContent)
 		if err != nil {
@@ -74,12 +74,12 @@ func contentText(content []sdk.Content) (text string, ok bool) {
 	return strings.Join(texts, "\n"), len(texts) > 0
 }
 
-// Parts maps MCP content to content parts: text as text, an image as an
+// parts maps MCP content to content parts: text as text, an image as an
 // image with its MIME type, an embedded resource as a resource part (its
 // text, or its blob as Data), and what a model cannot take as a tool
 // result — audio, a resource link — as a line of text that says what it
 // was.
-func Parts(content []sdk.Content) []registry.Part {
+func parts(content []sdk.Content) []registry.Part {
 	parts := make([]registry.Part, 0, len(content))
 	for _, c := range content {
 		switch c := c.(type) {
@@ -133,9 +133,9 @@ func linkText(l *sdk.ResourceLink) string {
 	return b.String()
 }
 
-// Content maps content parts to MCP content, the inverse of [Parts] for
+// content maps content parts to MCP content, the inverse of [parts] for
 // text, images and resources; a JSON part becomes its text.
-func Content(parts []registry.Part) []sdk.Content {
+func content(parts []registry.Part) []sdk.Content {
 	out := make([]sdk.Content, 0, len(parts))
 	for _, p := range parts {
 		switch p.Type {

@@ -75,10 +75,10 @@ func (c *Client) chosen(remote string) bool {
 
 // Defaults of [MountOptions].
 const (
-	DefaultConnectTimeout = 30 * time.Second
-	DefaultCallTimeout    = 60 * time.Second
-	DefaultMinBackoff     = 250 * time.Millisecond
-	DefaultMaxBackoff     = 30 * time.Second
+	defaultConnectTimeout = 30 * time.Second
+	defaultCallTimeout    = 60 * time.Second
+	defaultMinBackoff     = 250 * time.Millisecond
+	defaultMaxBackoff     = 30 * time.Second
 )
 
 // MountOptions configure [Mount]. The zero value is usable.
@@ -90,14 +90,14 @@ type MountOptions struct {
 	// nil discards them.
 	Logger *slog.Logger
 	// ConnectTimeout bounds starting (or reaching) the server, initialising
-	// and listing its tools; 0 means DefaultConnectTimeout.
+	// and listing its tools; 0 means 30s.
 	ConnectTimeout time.Duration
 	// CallTimeout is each tool's declared timeout (enforced by the
-	// pipeline's timeout policy); 0 means DefaultCallTimeout, negative none.
+	// pipeline's timeout policy); 0 means 60s, negative none.
 	CallTimeout time.Duration
 	// MinBackoff and MaxBackoff bound the wait between two restarts of a
 	// server that exited: after a failed restart the wait doubles, from
-	// MinBackoff up to MaxBackoff. Zero means the defaults.
+	// MinBackoff up to MaxBackoff. Zero means 250ms and 30s.
 	MinBackoff, MaxBackoff time.Duration
 	// DeferLoading marks every tool of the server DeferLoading: run_code's
 	// description lists them by name only, and programs find them with
@@ -113,16 +113,16 @@ func (o MountOptions) withDefaults() MountOptions {
 		o.Logger = slog.New(slog.DiscardHandler)
 	}
 	if o.ConnectTimeout <= 0 {
-		o.ConnectTimeout = DefaultConnectTimeout
+		o.ConnectTimeout = defaultConnectTimeout
 	}
 	if o.CallTimeout == 0 {
-		o.CallTimeout = DefaultCallTimeout
+		o.CallTimeout = defaultCallTimeout
 	}
 	if o.MinBackoff <= 0 {
-		o.MinBackoff = DefaultMinBackoff
+		o.MinBackoff = defaultMinBackoff
 	}
 	if o.MaxBackoff <= 0 {
-		o.MaxBackoff = DefaultMaxBackoff
+		o.MaxBackoff = defaultMaxBackoff
 	}
 	if o.MaxBackoff < o.MinBackoff {
 		o.MaxBackoff = o.MinBackoff

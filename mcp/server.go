@@ -235,10 +235,6 @@ func (v *view) refresh() {
 	}, v.runCode)
 }
 
-// MCPServer returns the SDK server of ServerOptions.Agent (the one
-// ServeStdio speaks), for transports this package does not set up.
-func (s *Server) MCPServer() *sdk.Server { return s.def.srv }
-
 // Handler returns the HTTP handler: MCP's streamable HTTP at /mcp, in the
 // SDK's stateless mode with JSON responses (no session: any replica
 // serves any request) unless ServerOptions.Sessions, and /healthz, which
@@ -400,7 +396,7 @@ func result(r *ptc.Result) *sdk.CallToolResult {
 		ReturnValue json.RawMessage `json:"returnValue"`
 	}{ret})
 	return &sdk.CallToolResult{
-		Content:           Content(r.Content),
+		Content:           content(r.Content),
 		StructuredContent: json.RawMessage(structured),
 		IsError:           r.IsError,
 	}
