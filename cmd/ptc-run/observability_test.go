@@ -281,9 +281,56 @@ func TestObservability_collector(t *testing.T) {
 		checkRunTree(t, serveSpans, *run)
 	}
 
+	// Asked subcalls through serve --auth: a principal whose calls of
+	// get_weather a person must approve, asked over MCP elicitation in a
+	// session; the person approves Paris and declines Oslo.
+	authFile := writeFile(t, dir, "auth.json", fmt.Sprintf(`{"principals": [
+	  {"name": "asker", "keySha256": %q, "tools": ["*"], "ask": ["get_weather"]}]}`, sha("ask-key")))
+	authed := startServe(t, "serve-auth", bin, []string{"OTEL_EXPORTER_OTLP_ENDPOINT=" + col.endpoint, "OTEL_SERVICE_NAME=ptc-run-serve-auth", "OTEL_BSP_SCHEDULE_DELAY=100"},
+		"--listen", "127.0.0.1:0", "--tools", tools, "--auth", authFile, "--sessions")
+	authed.waitListening(t)
+	cl := sdk.NewClient(&sdk.Implementation{Name: "test", Version: "1"}, &sdk.ClientOptions{
+		ElicitationHandler: func(_ context.Context, req *sdk.ElicitRequest) (*sdk.ElicitResult, error) {
+			if strings.Contains(req.Params.Message, "Oslo") {
+				return &sdk.ElicitResult{Action: "decline"}, nil
+			}
+			return &sdk.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+		},
+	})
+	cs, err := cl.Connect(context.Background(), &sdk.StreamableClientTransport{
+		Endpoint: "http://" + authed.address() + "/mcp", HTTPClient: &http.Client{Transport: headerTransport{"Authorization": "Bearer ask-key"}},
+	}, nil)
+	require.NoError(t, err)
+	res, err := cs.CallTool(context.Background(), &sdk.CallToolParams{Name: "run_code", Arguments: map[string]string{"code": `
+		const p = await tools.get_weather({city: "Paris"});
+		try { await tools.get_weather({city: "Oslo"}); } catch (e) { console.log(e.code); }
+		return p.tempC`}})
+	require.NoError(t, err)
+	require.False(t, res.IsError)
+	cs.Close()
+	askSpans := col.waitSpans(t, "ptc-run-serve-auth", 3)
+	askRuns := findSpans(askSpans, "execute_tool run_code", "", "")
+	require.Len(t, askRuns, 1)
+	askWant := map[string]struct {
+		errorType string
+		events    []string
+	}{"1": {"", []string{"asked", "approved"}}, "2": {"DENIED", []string{"asked", "denied"}}}
+	asked := 0
+	for _, s := range askSpans {
+		if s.ParentSpanID != askRuns[0].SpanID {
+			continue
+		}
+		w := askWant[s.attr("gen_ai.tool.call.id")]
+		assert.Equal(t, w.errorType, s.attr("error.type"), s.attr("gen_ai.tool.call.id"))
+		assert.Equal(t, w.events, s.events(), s.attr("gen_ai.tool.call.id"))
+		asked++
+	}
+	assert.Equal(t, 2, asked)
+
 	// Denied and asked subcalls, through the library with the same SDK
-	// and OTLP exporter ptc-run uses: ptc-run has no policy of its own
-	// to deny or ask with yet (serve --auth's ask patterns will).
+	// and OTLP exporter ptc-run uses, decided by the library's own
+	// policy: a pre-execute listener that denies one call and asks for
+	// another.
 	exp, err := otlptracehttp.New(context.Background(), otlptracehttp.WithEndpointURL(col.endpoint+"/v1/traces"))
 	require.NoError(t, err)
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSyncer(exp))
