@@ -22,12 +22,14 @@ func benchExecute(b *testing.B, f *harness, code, want string) {
 	call := runCall(code)
 	batch := pipeline.Batch{Calls: []pipeline.RawCall{call}}
 	ctx := context.Background()
+	cpu := cpuTime()
 	for b.Loop() {
 		r := f.ex.Execute(ctx, batch)[0]
 		if got := registry.PlainText(r.Content); got != want {
 			b.Fatalf("got %q, want %q", got, want)
 		}
 	}
+	reportCPU(b, cpu)
 }
 
 // BenchmarkExecute is a whole run_code call: the private pipeline, the

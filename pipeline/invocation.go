@@ -6,6 +6,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/ptchost/ptc/internal/telemetry"
 	"github.com/ptchost/ptc/registry"
 )
 
@@ -58,7 +59,8 @@ type Invocation struct {
 	start   time.Time
 	post    PostResult
 	out     Outcome
-	active  atomic.Bool // the body was invoked
+	active  atomic.Bool    // the body was invoked
+	tcall   telemetry.Call // a traced call's state (SetErrorType)
 }
 
 // Token returns the opaque correlation token of the call.

@@ -74,12 +74,9 @@ func (p *Pipeline) relookup(inv *Invocation) *Error {
 func (p *Pipeline) run(ctx context.Context, inv *Invocation) *Outcome {
 	h := p.hooks.Load()
 	inv.start = time.Now()
-	var (
-		call *telemetry.Call
-		span trace.Span
-	)
+	var span trace.Span
 	if p.tel != nil {
-		ctx, call, span = p.tel.start(ctx, inv)
+		ctx, span = p.tel.start(ctx, inv)
 	}
 	p.record(ctx, inv, EventCall)
 	fail := inv.err
@@ -97,7 +94,7 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation) *Outcome {
 	p.result(ctx, h, o)
 	p.record(ctx, inv, EventResult)
 	if p.tel != nil {
-		p.tel.end(ctx, inv, call, span, o)
+		p.tel.end(ctx, inv, span, o)
 	}
 	return o
 }
