@@ -170,28 +170,49 @@ func TestServe_clients(t *testing.T) {
 }
 
 // conformanceScenarios are the server scenarios of the MCP conformance
-// suite that apply to a server offering one tool, run_code. The others
-// call tools, prompts and resources the suite's own test server defines
-// (test_simple_text, test_prompt_with_arguments, test://static-text, ...)
-// or need the server to send sampling or elicitation requests from such a
-// tool; they cannot apply. dns-rebinding-protection runs with the origin
-// it uses allowed (--allow-origin), as a deployment serving a page there
-// would.
+// suite 0.1.16 (conformance list --server) that apply to a server offering
+// one tool, run_code. dns-rebinding-protection runs with the origin it
+// uses allowed (--allow-origin), as a deployment serving a page there
+// would. The others do not apply:
+//   - tools-call-simple-text, tools-call-image, tools-call-audio,
+//     tools-call-embedded-resource, tools-call-mixed-content,
+//     tools-call-with-logging, tools-call-error, tools-call-with-progress,
+//     json-schema-2020-12: call (or look for) tools of the suite's own test
+//     server (test_simple_text, json_schema_2020_12_tool, ...);
+//   - tools-call-sampling, tools-call-elicitation,
+//     elicitation-sep1034-defaults, elicitation-sep1330-enums: a tool of
+//     the suite's server that sends sampling or elicitation requests of
+//     fixed shapes (serve elicits only for an ask subcall: TestServe_clients);
+//   - completion-complete, prompts-get-*, resources-read-text,
+//     resources-read-binary, resources-templates-read,
+//     resources-subscribe, resources-unsubscribe: prompts, resources and
+//     completions of the suite's server; serve declares none of these
+//     capabilities (and answers -32601 or -32602, as the spec says);
+//   - server-sse-polling: resumption of a POST SSE stream the suite's
+//     test_reconnection tool closes mid-call; serve answers POSTs with JSON,
+//     for which the scenario records no check (run by hand: 0/0).
 var conformanceScenarios = []string{
 	"server-initialize", "ping", "logging-set-level", "tools-list",
 	"resources-list", "prompts-list", "dns-rebinding-protection",
 }
 
+// conformanceSessionScenarios are the scenarios of the streamable HTTP
+// session behaviour, run against serve --sessions (several POST streams
+// at once within one Mcp-Session-Id).
+var conformanceSessionScenarios = []string{"server-sse-multiple-streams"}
+
 // TestServe_conformance runs the applicable server scenarios of the MCP
-// conformance suite against ptc-run serve, without auth and with --auth
-// (the suite's client sends no credential, so a proxy the test starts adds
-// a principal's bearer key to each request).
+// conformance suite against ptc-run serve, without auth, with --sessions
+// and with --auth (the suite's client sends no credential, so a proxy the
+// test starts adds a principal's bearer key to each request). The suite
+// runs on Node 22 (mcptest.Node22); a check that warns fails the test.
 func TestServe_conformance(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode: starts ptc-run serve and the conformance suite")
 	}
 	skipUnbuilt(t)
-	node, dir := mcptest.Clients(t)
+	_, dir := mcptest.Clients(t)
+	node := mcptest.Node22(t, dir)
 	bin := ptcRunBinary(t)
 	tools, err := filepath.Abs("../../testdata/tools/weather.json")
 	require.NoError(t, err)
@@ -204,21 +225,32 @@ func TestServe_conformance(t *testing.T) {
 			cmd.Dir = dir
 			out, err := cmd.CombinedOutput()
 			require.NoError(t, err, "%s: %s", sc, out)
-			m := regexp.MustCompile(`Passed: (\d+)/(\d+), (\d+) failed`).FindStringSubmatch(string(out))
+			m := regexp.MustCompile(`Passed: (\d+)/(\d+), (\d+) failed, (\d+) warnings`).FindStringSubmatch(string(out))
 			require.NotNil(t, m, "%s: %s", sc, out)
 			require.Equal(t, m[1], m[2], "%s: %s", sc, out)
 			require.NotEqual(t, "0", m[2], "%s ran no check: %s", sc, out)
 			require.Equal(t, "0", m[3], "%s: %s", sc, out)
+			require.Equal(t, "0", m[4], "%s warned: %s", sc, out)
 		}
 	}
 	t.Run("no auth", func(t *testing.T) {
+		t.Parallel() // each has its own serve; the suite is mostly node starting
 		addr := freeAddr(t)
 		_, port, _ := strings.Cut(addr, ":")
 		r := startReplica(t, "open", bin, tools, "--listen", addr, "--allow-origin", "http://localhost:"+port)
 		r.waitListening(t)
 		run(t, "http://localhost:"+port+"/mcp", conformanceScenarios)
 	})
+	t.Run("sessions", func(t *testing.T) {
+		t.Parallel() // each has its own serve; the suite is mostly node starting
+		addr := freeAddr(t)
+		_, port, _ := strings.Cut(addr, ":")
+		r := startReplica(t, "sessions", bin, tools, "--listen", addr, "--allow-origin", "http://localhost:"+port, "--sessions")
+		r.waitListening(t)
+		run(t, "http://localhost:"+port+"/mcp", conformanceSessionScenarios)
+	})
 	t.Run("auth", func(t *testing.T) {
+		t.Parallel() // each has its own serve; the suite is mostly node starting
 		front := freeAddr(t)
 		_, port, _ := strings.Cut(front, ":")
 		r := startReplica(t, "authed", bin, tools, "--auth", authFile, "--allow-origin", "http://localhost:"+port)
@@ -246,9 +278,7 @@ func TestServe_conformance(t *testing.T) {
 			require.True(t, time.Now().Before(deadline), "the proxy does not answer: %v", err)
 			time.Sleep(20 * time.Millisecond)
 		}
-		// The scenarios whose requests authentication changes (each
-		// suite run starts node and its bundle: keep make test short).
-		run(t, "http://localhost:"+port+"/mcp", []string{"server-initialize", "tools-list", "ping", "dns-rebinding-protection"})
+		run(t, "http://localhost:"+port+"/mcp", conformanceScenarios)
 	})
 }
 

