@@ -81,6 +81,9 @@ func TestExecutor_Describe_budget(t *testing.T) {
 	require.Equal(t, fullTS, unbounded.Declarations(registry.Scope{}, nil))
 	require.Equal(t, fullTS, tsBlock(t, full))
 	require.Less(t, len(fullTS), ptc.DefaultDeclarationBytes)
+	// The tools share their argument type, declared once in fullTS; a
+	// budget fits them by their declarations written out.
+	written := len(strings.Join(sdkgen.Declarations(sdkgen.FromDefinitions(tools)), ""))
 
 	tests := []struct {
 		name     string
@@ -90,7 +93,7 @@ func TestExecutor_Describe_budget(t *testing.T) {
 		{"default budget, under it", 0, true},
 		{"budget exactly fits", len(fullTS), true},
 		{"one byte under", len(fullTS) - 1, false},
-		{"half", len(fullTS) / 2, false},
+		{"half", written / 2, false},
 		{"short lines only", 2500, false},
 	}
 	for _, tc := range tests {
@@ -113,7 +116,7 @@ func TestExecutor_Describe_budget(t *testing.T) {
 			short := false
 			for i := range tools {
 				name := fmt.Sprintf("crm_record_%02d", i)
-				inFull := strings.Contains(decls, "\n  "+name+"(args: {")
+				inFull := strings.Contains(decls, "\n  "+name+"(args: ")
 				inShort := strings.Contains(decls, "\n  "+name+": Tool; // Looks up a kind-"+fmt.Sprint(i)+" record in the CRM by id.\n")
 				require.True(t, inFull != inShort, "%s: full %v, short %v\n%s", name, inFull, inShort, decls)
 				require.False(t, short && inFull, "%s in full after a tool in short (all alike)", name)
@@ -128,7 +131,7 @@ func TestExecutor_Describe_deferLoading(t *testing.T) {
 	tools := append(crmTools(3), crmTool(3, true))
 	ex := budgetExecutor(t, 0, tools...)
 	decls := ex.Declarations(registry.Scope{}, nil)
-	require.Contains(t, decls, "\n  crm_record_00(args: {", "under budget: in full")
+	require.Contains(t, decls, "\n  crm_record_00(args: ", "under budget: in full")
 	require.Contains(t, decls, "\n  crm_record_03: Tool; // Looks up a kind-3 record in the CRM by id.\n", "DeferLoading: in short")
 	require.NotContains(t, decls, "crm_record_03(args")
 	require.Equal(t, decls, tsBlock(t, ex.RunCodeSchema(registry.Scope{}, nil).Description))
@@ -140,8 +143,8 @@ func TestExecutor_Describe_deferLoading(t *testing.T) {
 // declaration with $describe, and calls it, as it calls a deferred tool.
 func TestExecute_shortTools(t *testing.T) {
 	tools := append(crmTools(8), crmTool(8, true))
-	fullTS := sdkgen.TypeScript(sdkgen.FromDefinitions(tools))
-	ex := budgetExecutor(t, len(fullTS)/2, tools...)
+	written := len(strings.Join(sdkgen.Declarations(sdkgen.FromDefinitions(tools)), ""))
+	ex := budgetExecutor(t, written*2/3, tools...)
 	decls := ex.Declarations(registry.Scope{}, nil)
 	require.Contains(t, decls, "\n  crm_record_07: Tool; //")
 	require.Contains(t, decls, "\n  crm_record_08: Tool; //")
@@ -150,7 +153,7 @@ func TestExecute_shortTools(t *testing.T) {
 		d := sdkgen.Declarations(sdkgen.FromDefinitions(tools[i : i+1]))[0]
 		return strings.ReplaceAll(strings.TrimSuffix(d, "\n"), "\n  ", "\n")[2:]
 	}
-	require.Contains(t, wantDecl(7), "crm_record_07(args: {\n  /** The record's id, as the CRM shows it. */\n  id: string;")
+	require.Contains(t, wantDecl(7), "crm_record_07(args: {\n  /** The record's id, as the CRM shows it. */ id: string;")
 
 	prog := runCall(`
 		const hits = await tools.$search("kind-7 record");

@@ -61,12 +61,9 @@ func TestInfer_program(t *testing.T) {
 	const decl = `declare const tools: {
   /** How many of an item are in stock. */
   stock_level(args: {
-    /** Stock keeping unit */
-    sku: string;
-    /** Unit to count in @default "piece" */
-    unit?: "piece" | "box";
-    /** Sites to count; all when absent */
-    sites?: null | string[];
+    /** Stock keeping unit */ sku: string;
+    /** Unit to count in @default "piece" */ unit?: "piece" | "box";
+    /** Sites to count; all when absent */ sites?: null | string[];
   }): Promise<{ sku: string; count: number; unit: "piece" | "box"; note?: string }>;
 };`
 	assert.Contains(t, desc, decl)

@@ -441,7 +441,7 @@ func ExampleInfer() {
 		panic(err)
 	}
 	fmt.Println(string(weather.Schema().Parameters))
-	decl, _, _ := strings.Cut(sdkgen.TypeScript(sdkgen.FromDefinitions([]*registry.Tool{weather})), "/** The rejection")
+	decl, _, _ := strings.Cut(sdkgen.TypeScript(sdkgen.FromDefinitions([]*registry.Tool{weather})), "declare class ToolError")
 	fmt.Print(decl)
 
 	call, _ := weather.Prepare(json.RawMessage(`{"city":"Paris"}`))
@@ -451,12 +451,9 @@ func ExampleInfer() {
 	// declare const tools: {
 	//   /** Forecast for a city. */
 	//   get_forecast(args: {
-	//     /** City name, e.g. Paris */
-	//     city: string;
-	//     /** Temperature unit @default "c" */
-	//     unit?: "c" | "f";
-	//     /** Days of forecast */
-	//     days?: number;
+	//     /** City name, e.g. Paris */ city: string;
+	//     /** Temperature unit @default "c" */ unit?: "c" | "f";
+	//     /** Days of forecast */ days?: number;
 	//   }): Promise<{ tempC: null | number[]; sky?: string }>;
 	// };
 	// {City:Paris Unit:c Days:0}

@@ -166,7 +166,7 @@ func TestSDK(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	code := run(context.Background(), []string{"sdk", "--tools", "../../testdata/tools/weather.json"}, nil, &stdout, &stderr)
 	require.Equal(t, 0, code, stderr.String())
-	require.True(t, strings.HasPrefix(stdout.String(), "declare const tools: {\n  /** Current weather for a city. */\n  get_weather(args: {\n    /** City name */\n    city: string;\n    units?: \"metric\" | \"imperial\";\n  }): Promise<{ tempC: number; sky: string }>;\n"), stdout.String())
+	require.True(t, strings.HasPrefix(stdout.String(), "declare const tools: {\n  /** Current weather for a city. */\n  get_weather(args: { /** City name */ city: string; units?: \"metric\" | \"imperial\" }): Promise<{ tempC: number; sky: string }>;\n"), stdout.String())
 
 	for _, args := range [][]string{{"sdk"}, {"sdk", "--tools", "a.json", "extra"}} {
 		stdout.Reset()

@@ -79,7 +79,7 @@ func TestSDK_mcp(t *testing.T) {
 	skipUnbuilt(t)
 	code, out, errs := runCLI(t, "", "sdk", "--mcp", everythingFlag(t))
 	require.Equal(t, 0, code, errs)
-	require.Contains(t, out, "  ev__echo(args: {\n    /** Message to echo */\n    message: string;\n  }): Promise<unknown>;")
+	require.Contains(t, out, "  ev__echo(args: { /** Message to echo */ message: string }): Promise<unknown>;")
 	require.Contains(t, out, `Calls the tool "ev__get-sum".`)
 }
 

@@ -106,7 +106,7 @@ func TestMCPConfig_shapes(t *testing.T) {
 		code, out, errs := runCLI(t, "", "sdk", "--mcp-config", path)
 		require.Equal(t, 0, code, "%s: %s", name, errs)
 		require.Contains(t, out, "ev__echo(args: {", name)
-		require.Contains(t, out, "fs__read_text_file(args: {", name)
+		require.Contains(t, out, "fs__read_text_file(args: FsReadArgs)", name)
 		sdks[name] = out
 		// One warning per key ignored.
 		ignored := map[string]int{"claude_desktop_config.json": 1, "cursor-mcp.json": 1, "vscode-mcp.json": 2}[name]

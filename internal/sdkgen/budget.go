@@ -65,17 +65,27 @@ const (
 // Programs can still call every tool: the prelude of [JS] is the same, and
 // its $search and $describe answer with full declarations.
 func TypeScriptWithin(tools []Tool, maxBytes int) string {
-	full := Declarations(tools)
+	sigs := signatures(tools)
 	deferred := false
 	for _, t := range tools {
 		deferred = deferred || t.DeferLoading
 	}
 	var ts string
 	if !deferred {
-		ts = typeScript(full)
+		ts = typeScript("", nil)
+		if len(tools) > 0 {
+			decls, aliases := hoist(sigs, nil)
+			ts = typeScript(aliases, decls)
+		}
 		if maxBytes < 0 || len(ts) <= maxBytes || len(tools) == 0 {
 			return ts
 		}
+	}
+	// Tools are fitted by their declarations written out; the aliases
+	// shared by those declared in full only make the result shorter.
+	full := make([]string, len(sigs))
+	for i, s := range sigs {
+		full[i] = s.decl(s.args, s.result)
 	}
 	if maxBytes < 0 {
 		maxBytes = math.MaxInt
@@ -115,11 +125,17 @@ func TypeScriptWithin(tools []Tool, maxBytes int) string {
 		}
 	}
 
+	inFull := make([]bool, len(tools))
+	for i := range tools {
+		inFull[i] = level[i] == levelFull
+	}
+	decls, aliases := hoist(sigs, inFull)
 	var b strings.Builder
 	b.Grow(cost)
+	b.WriteString(aliases)
 	b.WriteString(open)
-	for i, d := range full {
-		if level[i] == levelFull {
+	for i, d := range decls {
+		if inFull[i] {
 			b.WriteString(d)
 		}
 	}

@@ -122,7 +122,7 @@ func TestTypeScriptWithin_fits(t *testing.T) {
 		nFull, nShort := 0, 0
 		for _, n := range names {
 			switch {
-			case strings.Contains(got, "\n  "+n+"(args: {"), strings.Contains(got, "\n  "+n+"(args?: {"):
+			case strings.Contains(got, "\n  "+n+"(args: "), strings.Contains(got, "\n  "+n+"(args?: "):
 				nFull++
 			case strings.Contains(got, "\n  "+n+": Tool;"):
 				nShort++
@@ -152,7 +152,7 @@ func TestTypeScriptWithin_300tools(t *testing.T) {
 	if len(fittedTS) > 32<<10 {
 		t.Fatalf("fitted: %d bytes", len(fittedTS))
 	}
-	nFull := strings.Count(fittedTS, "(args: {") + strings.Count(fittedTS, "(args?: {")
+	nFull := strings.Count(fittedTS, "(args: ") + strings.Count(fittedTS, "(args?: ")
 	allShort := len(fitted(searchDecl, shortHead))
 	for i, t := range tools {
 		allShort += len(shortDecl(MethodNames(tools)[i], t))

@@ -36,11 +36,18 @@
 // explicitly true or a schema: [key: string]: T when the object lists no
 // properties, [key: string]: unknown otherwise (so listed properties stay
 // assignable). Descriptions become doc comments ("*/" is written "*\/"),
-// defaults become @default tags. Property names that are not identifiers
-// are quoted. Nesting deeper than 24 levels, and anything past 10000
+// defaults become @default tags, except a default that leaving the
+// property out means anyway (false for a boolean, [] for an array). A
+// one-line doc comment shares its member's line when both fit in 100
+// columns, and an object type goes on one line when it fits in 72 and its
+// members' doc comments are one-line. Property names that are not
+// identifiers are quoted. Nesting deeper than 24 levels, and anything past 10000
 // rendered schema nodes in one type (recursive $refs), is cut to unknown.
 // The args parameter is optional when the argument object has no required
-// property.
+// property. An argument or result type several methods share is declared
+// once before the tools object, as a type alias named after the methods
+// (FsReadArgs, FsResult), when that saves bytes; [Declarations], which
+// tools.$describe answers with, always write types out.
 //
 // # Large tool sets
 //
@@ -71,7 +78,8 @@
 //     suffix of "_2", "_3", ... ("a-b" beside "a_b" is "a_b_2").
 //
 // A method whose name differs from its tool's name says so in its doc
-// comment; the JS method always calls the real name.
+// comment (`Calls the tool "a-b".`, on the description's line when that is
+// one line); the JS method always calls the real name.
 //
 // # Stability
 //

@@ -2,6 +2,7 @@ package sdkgen_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/ptchost/ptc/internal/sdkgen"
@@ -42,18 +43,43 @@ func ExampleTypeScript() {
 	// Output:
 	// declare const tools: {
 	//   /** Current weather for a city. */
-	//   get_weather(args: {
-	//     /** City name */
-	//     city: string;
-	//   }): Promise<{ tempC: number; sky: string }>;
+	//   get_weather(args: { /** City name */ city: string }): Promise<{ tempC: number; sky: string }>;
 	// };
-	// /** The rejection of a failed tool call. */
 	// declare class ToolError extends Error {
 	//   name: "ToolError";
-	//   /** The pipeline error code, such as "DENIED" or "TOOL_FAILED". */
-	//   code: string;
-	//   /** The real name of the tool that failed. */
-	//   tool: string;
+	//   /** The pipeline error code, such as "DENIED" or "TOOL_FAILED". */ code: string;
+	//   /** The tool's real name. */ tool: string;
+	// }
+}
+
+// An argument or result type several methods share is declared once, when
+// that saves bytes.
+func ExampleTypeScript_sharedTypes() {
+	args := json.RawMessage(`{"type":"object","properties":{"path":{"type":"string"},` +
+		`"head":{"type":"integer","description":"If provided, returns only the first N lines of the file"},` +
+		`"tail":{"type":"integer","description":"If provided, returns only the last N lines of the file"}},"required":["path"]}`)
+	result := json.RawMessage(`{"type":"object","properties":{"content":{"type":"string"}},"required":["content"]}`)
+	tools := []sdkgen.Tool{
+		{Name: "fs__read_file", Description: "Reads a file.", Parameters: args, Output: result},
+		{Name: "fs__read_text_file", Description: "Reads a text file.", Parameters: args, Output: result},
+	}
+	fmt.Print(sdkgen.TypeScript(tools))
+	// Output:
+	// type FsReadArgs = {
+	//   path: string;
+	//   /** If provided, returns only the first N lines of the file */ head?: number;
+	//   /** If provided, returns only the last N lines of the file */ tail?: number;
+	// };
+	// declare const tools: {
+	//   /** Reads a file. */
+	//   fs__read_file(args: FsReadArgs): Promise<{ content: string }>;
+	//   /** Reads a text file. */
+	//   fs__read_text_file(args: FsReadArgs): Promise<{ content: string }>;
+	// };
+	// declare class ToolError extends Error {
+	//   name: "ToolError";
+	//   /** The pipeline error code, such as "DENIED" or "TOOL_FAILED". */ code: string;
+	//   /** The tool's real name. */ tool: string;
 	// }
 }
 

@@ -15,7 +15,7 @@ import (
 func tsOf(t *testing.T, schema string) string {
 	t.Helper()
 	n := parseSchema([]byte(schema))
-	s, _ := newGen(n).typeOf(n, "", 0)
+	s, _ := newGen(n).typeOf(n, 0)
 	return s
 }
 
@@ -82,27 +82,38 @@ func TestTypeScript_docs(t *testing.T) {
 		"c":{"type":"integer","default":3},
 		"d":{"type":"string","description":"  "},
 		"e":{"type":"boolean","description":"Dry run","default":false},
-		"f":{"type":"boolean","description":"Two\nlines","default":true}},"required":["a"]}`
+		"f":{"type":"boolean","description":"Two\nlines","default":true},
+		"g":{"type":"array","items":{"type":"string"},"default":[]},
+		"h":{"type":"array","default":["x"]},
+		"i":{"type":"string","default":""},
+		"j":{"type":["boolean","null"],"default":false},
+		"k":{"type":"string","description":"A description long enough that it and its member do not fit together on one line of the declarations"}},"required":["a"]}`
 	got := tsOf(t, schema)
+	// A one-line doc comment shares its member's line when both fit in
+	// lineWidth; a default that omission means anyway (false, []) is not
+	// shown.
 	want := `{
-  /** One line */
-  a: string;
+  /** One line */ a: string;
   /**
    * Two
    * lines *\/ here
    */
   b?: string;
-  /** @default 3 */
-  c?: number;
+  /** @default 3 */ c?: number;
   d?: string;
-  /** Dry run @default false */
-  e?: boolean;
+  /** Dry run */ e?: boolean;
   /**
    * Two
    * lines
    * @default true
    */
   f?: boolean;
+  g?: string[];
+  /** @default ["x"] */ h?: unknown[];
+  /** @default "" */ i?: string;
+  /** @default false */ j?: boolean | null;
+  /** A description long enough that it and its member do not fit together on one line of the declarations */
+  k?: string;
 }`
 	if got != want {
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
@@ -210,15 +221,11 @@ func TestFromDefinitions_dsl(t *testing.T) {
 	got := TypeScript(FromDefinitions([]*registry.Tool{nil, tool}))
 	want := `declare const tools: {
   dsl(args: {
-    /** Speed */
-    mode: "fast" | "slow";
+    /** Speed */ mode: "fast" | "slow";
     tags?: string[];
     pick?: number | null;
     any?: unknown;
-    opts?: {
-      /** @default true */
-      deep?: boolean;
-    };
+    opts?: { /** @default true */ deep?: boolean };
   }): Promise<string | number[]>;
 };
 ` + toolErrorDecl

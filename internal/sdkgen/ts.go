@@ -13,6 +13,11 @@ const maxTypeDepth = 24
 // inlineWidth is the longest object type printed on one line.
 const inlineWidth = 72
 
+// lineWidth is the longest line in which a member of a type literal
+// follows its one-line doc comment (counted from the type literal's own
+// indentation); a longer doc comment goes on the line before.
+const lineWidth = 100
+
 // Type precedences, loosest first, to know when to parenthesise.
 const (
 	precUnion = iota
@@ -21,27 +26,29 @@ const (
 )
 
 // toolErrorDecl declares the guest's ToolError class.
-const toolErrorDecl = `/** The rejection of a failed tool call. */
-declare class ToolError extends Error {
+const toolErrorDecl = `declare class ToolError extends Error {
   name: "ToolError";
-  /** The pipeline error code, such as "DENIED" or "TOOL_FAILED". */
-  code: string;
-  /** The real name of the tool that failed. */
-  tool: string;
+  /** The pipeline error code, such as "DENIED" or "TOOL_FAILED". */ code: string;
+  /** The tool's real name. */ tool: string;
 }
 `
 
 // TypeScript returns the declarations of the tools object (one method per
 // tool, named by [MethodNames], in input order) and of the ToolError class,
-// as they go into run_code's description.
+// as they go into run_code's description. An argument or result type that
+// several methods share, when naming it saves bytes, is declared once
+// before the tools object as a type alias (see [hoist]).
 func TypeScript(tools []Tool) string {
-	return typeScript(Declarations(tools))
+	sigs := signatures(tools)
+	decls, aliases := hoist(sigs, nil)
+	return typeScript(aliases, decls)
 }
 
-// typeScript wraps the method declarations decls in the tools object and
-// adds the ToolError class.
-func typeScript(decls []string) string {
+// typeScript wraps the method declarations decls in the tools object,
+// after the type aliases they use, and adds the ToolError class.
+func typeScript(aliases string, decls []string) string {
 	var b strings.Builder
+	b.WriteString(aliases)
 	b.WriteString("declare const tools: {")
 	if len(decls) > 0 {
 		b.WriteString("\n")
@@ -55,46 +62,91 @@ func typeScript(decls []string) string {
 }
 
 // Declarations returns the declaration of each tool's method, index for
-// index, as it appears inside the tools object of [TypeScript]: its doc
+// index, as it appears inside the tools object of [TypeScript] but with
+// every type written out (no aliases), so that each stands alone: its doc
 // comment and its signature, indented by two spaces, ending in ";\n".
 func Declarations(tools []Tool) []string {
+	sigs := signatures(tools)
+	out := make([]string, len(sigs))
+	for i, s := range sigs {
+		out[i] = s.decl(s.args, s.result)
+	}
+	return out
+}
+
+// sig is one tool's declaration in parts: its doc comment's paragraphs,
+// its method name, whether the argument object may be omitted, and its
+// argument and result types, printed at the left margin.
+type sig struct {
+	doc          []string
+	method       string
+	optional     bool
+	args, result string
+}
+
+// signatures returns the parts of each tool's declaration, index for index.
+func signatures(tools []Tool) []sig {
 	names := MethodNames(tools)
-	out := make([]string, len(tools))
+	out := make([]sig, len(tools))
 	for i, t := range tools {
-		var b strings.Builder
+		s := sig{method: names[i]}
 		params := parseSchema(t.Parameters)
-		var docs []string
 		if d := strings.TrimSpace(t.Description); d != "" {
-			docs = append(docs, d)
+			s.doc = append(s.doc, d)
 		}
 		if names[i] != t.Name {
-			docs = append(docs, "Calls the tool "+quote(t.Name)+".")
+			note := "Calls the tool " + quote(t.Name) + "."
+			switch d := strings.TrimSpace(t.Description); {
+			case d == "":
+				s.doc = []string{note}
+			case len(splitLines(d)) > 1:
+				s.doc = append(s.doc, note)
+			case strings.HasSuffix(d, ".") || strings.HasSuffix(d, "!") || strings.HasSuffix(d, "?"):
+				s.doc = []string{d + " " + note} // a one-line description keeps its line
+			default:
+				s.doc = []string{d + ". " + note}
+			}
 		}
-		writeDoc(&b, "  ", docs)
-		b.WriteString("  ")
-		b.WriteString(names[i])
-		b.WriteString("(args")
-		if len(t.Parameters) == 0 || argsOptional(params) {
-			b.WriteString("?")
-		}
-		b.WriteString(": ")
-		at, _ := newGen(params).typeOf(params, "  ", 0)
-		b.WriteString(at)
-		b.WriteString("): Promise<")
-		var ot string
-		if t.Output == nil {
-			ot = "unknown"
-		} else {
+		s.optional = len(t.Parameters) == 0 || argsOptional(params)
+		s.args, _ = newGen(params).typeOf(params, 0)
+		s.result = "unknown"
+		if t.Output != nil {
 			out := parseSchema(t.Output)
 			og := newGen(out)
 			og.output = true
-			ot, _ = og.typeOf(out, "  ", 0)
+			s.result, _ = og.typeOf(out, 0)
 		}
-		b.WriteString(ot)
-		b.WriteString(">;\n")
-		out[i] = b.String()
+		out[i] = s
 	}
 	return out
+}
+
+// decl returns the method's declaration inside the tools object with the
+// argument type args and the result type result (printed at the left
+// margin).
+func (s sig) decl(args, result string) string {
+	var b strings.Builder
+	writeDoc(&b, "  ", s.doc)
+	b.WriteString("  ")
+	b.WriteString(s.method)
+	b.WriteString("(args")
+	if s.optional {
+		b.WriteString("?")
+	}
+	b.WriteString(": ")
+	b.WriteString(indent(args, "  "))
+	b.WriteString("): Promise<")
+	b.WriteString(indent(result, "  "))
+	b.WriteString(">;\n")
+	return b.String()
+}
+
+// indent indents every line of s but the first by ind.
+func indent(s, ind string) string {
+	if !strings.Contains(s, "\n") {
+		return s
+	}
+	return strings.ReplaceAll(s, "\n", "\n"+ind)
 }
 
 // parseSchema parses a JSON Schema document; nil when it is not JSON.
@@ -225,7 +277,7 @@ func (g *gen) resolve(ref string) *node {
 // typeOf returns the TypeScript type of the schema n, printed for
 // indentation ind, and its precedence. An object type goes on one line
 // when none of its members is documented and it fits in inlineWidth.
-func (g *gen) typeOf(n *node, ind string, depth int) (string, int) {
+func (g *gen) typeOf(n *node, depth int) (string, int) {
 	g.budget--
 	if n == nil || depth > maxTypeDepth || g.budget < 0 {
 		return "unknown", precPrimary
@@ -266,17 +318,17 @@ func (g *gen) typeOf(n *node, ind string, depth int) (string, int) {
 		conj = append(conj, s)
 		precs = append(precs, p)
 	}
-	add(g.baseType(n, ind, depth))
+	add(g.baseType(n, depth))
 	g.branch++
 	defer func() { g.branch-- }()
 	if r := n.get("$ref"); r != nil && r.kind == kString {
-		add(g.typeOf(g.resolve(r.s), ind, depth+1))
+		add(g.typeOf(g.resolve(r.s), depth+1))
 	}
 	for _, k := range []string{"oneOf", "anyOf"} {
 		if v := n.get(k); v != nil && v.kind == kArray {
 			var alts []string
 			for _, a := range v.elems {
-				s, p := g.typeOf(a, ind, depth+1)
+				s, p := g.typeOf(a, depth+1)
 				alts = append(alts, paren(s, p, precInter))
 			}
 			if len(alts) == 0 {
@@ -288,7 +340,7 @@ func (g *gen) typeOf(n *node, ind string, depth int) (string, int) {
 	}
 	if v := n.get("allOf"); v != nil && v.kind == kArray {
 		for _, a := range v.elems {
-			add(g.typeOf(a, ind, depth+1))
+			add(g.typeOf(a, depth+1))
 		}
 	}
 	switch len(conj) {
@@ -357,7 +409,7 @@ func literal(v *node) (string, bool) {
 
 // baseType is the type given by the "type" keyword, or by the shape
 // keywords when it is absent.
-func (g *gen) baseType(n *node, ind string, depth int) (string, int) {
+func (g *gen) baseType(n *node, depth int) (string, int) {
 	var types []string
 	switch t := n.get("type"); {
 	case t == nil:
@@ -396,9 +448,9 @@ func (g *gen) baseType(n *node, ind string, depth int) (string, int) {
 		case "null":
 			s = "null"
 		case "array":
-			s = g.arrayType(n, ind, depth)
+			s = g.arrayType(n, depth)
 		case "object":
-			s = g.objectType(n, ind, depth)
+			s = g.objectType(n, depth)
 		default:
 			s = "unknown"
 		}
@@ -407,12 +459,12 @@ func (g *gen) baseType(n *node, ind string, depth int) (string, int) {
 	return union(alts)
 }
 
-func (g *gen) arrayType(n *node, ind string, depth int) string {
+func (g *gen) arrayType(n *node, depth int) string {
 	items := n.get("items")
 	if items == nil || items.kind != kObject && items.kind != kBool {
 		return "unknown[]"
 	}
-	s, p := g.typeOf(items, ind, depth+1)
+	s, p := g.typeOf(items, depth+1)
 	return paren(s, p, precPrimary) + "[]"
 }
 
@@ -422,8 +474,8 @@ type field struct {
 	text string
 }
 
-func (g *gen) objectType(n *node, ind string, depth int) string {
-	inner := ind + "  "
+func (g *gen) objectType(n *node, depth int) string {
+	const inner = "  "
 	required := map[string]bool{}
 	if r := n.get("required"); r != nil && r.kind == kArray {
 		for _, e := range r.elems {
@@ -449,7 +501,7 @@ func (g *gen) objectType(n *node, ind string, depth int) string {
 						f.doc = append(f.doc, t)
 					}
 				}
-				if d := ps.get("default"); d != nil && g.branch == 0 && !g.output {
+				if d := ps.get("default"); d != nil && g.branch == 0 && !g.output && !omissionDefault(ps, d) {
 					f.doc = append(f.doc, "@default "+d.compact())
 				}
 			}
@@ -461,7 +513,7 @@ func (g *gen) objectType(n *node, ind string, depth int) string {
 			if !required[name] {
 				key += "?"
 			}
-			t, _ := g.typeOf(ps, inner, depth+1)
+			t, _ := g.typeOf(ps, depth+1)
 			f.text = key + ": " + t
 			fields = append(fields, f)
 		}
@@ -482,31 +534,65 @@ func (g *gen) objectType(n *node, ind string, depth int) string {
 	if ap := n.get("additionalProperties"); ap != nil && (ap.kind == kObject || ap.kind == kBool && ap.b) {
 		t := "unknown"
 		if len(fields) == 0 {
-			t, _ = g.typeOf(ap, inner, depth+1)
+			t, _ = g.typeOf(ap, depth+1)
 		}
 		fields = append(fields, field{text: "[key: string]: " + t})
 	}
 	if len(fields) == 0 {
 		return "{}"
 	}
-	if !hasDoc {
-		var parts []string
-		multi := false
-		for _, f := range fields {
-			parts = append(parts, f.text)
-			multi = multi || strings.Contains(f.text, "\n")
+	// Each member as it would go on one line: its one-line doc comment,
+	// if any, before it; "" when it does not fit on one line.
+	lines := make([]string, len(fields))
+	inline := true
+	for i, f := range fields {
+		if strings.Contains(f.text, "\n") {
+			inline = false
+			continue
 		}
-		s := "{ " + strings.Join(parts, "; ") + " }"
-		if !multi && len(s) <= inlineWidth {
+		var doc strings.Builder
+		writeDoc(&doc, "", f.doc)
+		switch d := doc.String(); strings.Count(d, "\n") {
+		case 0:
+			lines[i] = f.text
+		case 1:
+			lines[i] = strings.TrimSuffix(d, "\n") + " " + f.text
+		default:
+			inline = false
+		}
+	}
+	if inline {
+		if s := "{ " + strings.Join(lines, "; ") + " }"; len(s) <= inlineWidth {
 			return s
 		}
 	}
 	var b strings.Builder
 	b.WriteString("{\n")
-	for _, f := range fields {
+	for i, f := range fields {
+		if l := lines[i]; l != "" && len(inner)+len(l)+1 <= lineWidth {
+			b.WriteString(inner + l + ";\n") // a one-line doc shares its member's line
+			continue
+		}
 		writeDoc(&b, inner, f.doc)
-		b.WriteString(inner + f.text + ";\n")
+		b.WriteString(inner + indent(f.text, inner) + ";\n")
 	}
-	b.WriteString(ind + "}")
+	b.WriteString("}")
 	return b.String()
+}
+
+// omissionDefault reports whether d, the default of the property schema
+// ps, is what leaving the property out means anyway, so that a @default tag
+// would tell the reader nothing: false for a boolean, [] for an array.
+func omissionDefault(ps, d *node) bool {
+	t := ps.get("type")
+	if t == nil || t.kind != kString {
+		return false
+	}
+	switch {
+	case t.s == "boolean":
+		return d.kind == kBool && !d.b
+	case t.s == "array":
+		return d.kind == kArray && len(d.elems) == 0
+	}
+	return false
 }

@@ -81,10 +81,40 @@ export async function main(): Promise<string> {
   return decl + hits[0].name + hits[0].description + w.tempC;
 }
 `)
+	// Shared types are declared once and type the methods that use them.
+	big := json.RawMessage(bigArgs)
+	content := json.RawMessage(`{"type":"object","properties":{"content":{"type":"string"}},"required":["content"]}`)
+	var shared []Tool
+	for _, n := range []string{"fs__read_file", "fs__read_text_file", "fs__a", "fs__b", "fs__c", "fs__d", "fs__e", "fs__f"} {
+		shared = append(shared, Tool{Name: n, Parameters: big, Output: content})
+	}
+	sharedTS := TypeScript(shared)
+	if a := aliases(sharedTS); len(a) != 2 {
+		t.Fatalf("aliases %q:\n%s", a, sharedTS)
+	}
+	write("use_shared.ts", sharedTS+`
+export async function main(): Promise<string> {
+  const a: FsArgs = { path: "x", head: 3 };
+  const r: FsResult = await tools.fs__read_file(a);
+  const s = await tools.fs__f({ path: "y" });
+  return r.content + s.content;
+}
+`)
 	args := append([]string{"--noEmit", "--strict", "--target", "es2022", "--lib", "es2022", "--pretty", "false"}, files...)
 	out, err := exec.Command(tsc, args...).CombinedOutput()
 	if err != nil {
 		t.Fatalf("tsc: %v\n%s", err, out)
+	}
+	// As a script (global scope, as run_code's description shows them), an
+	// alias never clashes with a type of the library.
+	lib := []Tool{{Name: "iterator_a", Output: big}, {Name: "iterator_b", Output: big}}
+	script := filepath.Join(dir, "script.ts")
+	if err := os.WriteFile(script, []byte(TypeScript(lib)+"const x: IteratorResult<number> = { value: 1 };\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	args = append(args[:len(args)-len(files)], script)
+	if out, err := exec.Command(tsc, args...).CombinedOutput(); err != nil {
+		t.Fatalf("tsc (script): %v\n%s", err, out)
 	}
 }
 
