@@ -67,6 +67,13 @@ type Host struct {
 	// guestSum is the sha256 of the guest module they derive from.
 	artifacts artifacts
 	guestSum  [32]byte
+	// exeID is the running executable's build ID (executableID), which
+	// the keys of artifacts derived from this program's code hold; "" when
+	// there is no cache directory or it cannot be read.
+	exeID string
+	// baseKey is the key of base's artifact, from which prelude images'
+	// keys derive; "" when it is not kept.
+	baseKey string
 	// noRecycle is Config.FreshInstances; recycled counts the runs that
 	// got an instance an earlier run left.
 	noRecycle bool
@@ -121,6 +128,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances, artifacts: artifacts{dir: cfg.CompilationCacheDir}}
 	if cfg.CompilationCacheDir != "" {
 		h.guestSum = sha256.Sum256(wasm) // names the artifacts; none without a cache
+		h.exeID = executableID()
 	}
 	h.life, h.kill = context.WithCancelCause(context.Background())
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {

@@ -75,7 +75,7 @@ func (h *Host) preludeImage(ctx context.Context, src string) (*image, error) {
 	// a half-made image to the others waiting for it. The prelude is
 	// trusted, but a runaway one must not hang every run that uses it.
 	bctx, cancel := context.WithTimeout(h.life, preludeTimeout)
-	e.img, e.err = h.buildPreludeImage(bctx, src)
+	e.img, e.err = h.preludeImageCached(bctx, src)
 	cancel()
 	close(e.ready)
 	if e.err != nil {
