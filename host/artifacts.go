@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -177,7 +178,7 @@ func (h *Host) snapshotCached(ctx context.Context) (*image, error) {
 	if err != nil {
 		return nil, err
 	}
-	img := &image{mem: snap, chunks: diffChunks(h.fresh, snap)}
+	img := newImage(h.fresh, snap)
 	if h.artifacts.dir != "" && key != "" {
 		h.artifacts.store(key, encodeImage(img))
 	}
@@ -209,18 +210,17 @@ func (h *Host) preludeImageCached(ctx context.Context, src string) (*image, erro
 
 // encodeImage frames an image's size, its chunks' bounds and their bytes.
 func encodeImage(img *image) []byte {
-	bounds := binary.LittleEndian.AppendUint64(nil, uint64(len(img.mem)))
-	var data []byte
+	bounds := binary.LittleEndian.AppendUint64(nil, uint64(img.size))
 	for _, c := range img.chunks {
 		bounds = binary.LittleEndian.AppendUint32(bounds, c.off)
 		bounds = binary.LittleEndian.AppendUint32(bounds, c.end)
-		data = append(data, img.mem[c.off:c.end]...)
 	}
-	return frame([][]byte{bounds, data})
+	return frame([][]byte{bounds, img.data})
 }
 
 // decodeImage rebuilds an image from fresh and encodeImage's framing,
-// checking every bound.
+// checking every bound. The image keeps b's chunk bytes; its whole memory
+// is made from fresh on first use.
 func decodeImage(fresh, b []byte) (*image, bool) {
 	parts, ok := unframe(b, 2)
 	if !ok || len(parts[0]) < 8 || (len(parts[0])-8)%8 != 0 {
@@ -232,23 +232,32 @@ func decodeImage(fresh, b []byte) (*image, bool) {
 	if size < uint64(len(fresh)) || size > uint64(len(fresh))+64<<20 || size%(64<<10) != 0 {
 		return nil, false
 	}
-	mem := make([]byte, size)
-	copy(mem, fresh)
-	var chunks []chunk
+	chunks := make([]chunk, 0, (len(bounds)-8)/8)
+	rest := data
 	for i := 8; i < len(bounds); i += 8 {
 		c := chunk{binary.LittleEndian.Uint32(bounds[i:]), binary.LittleEndian.Uint32(bounds[i+4:])}
 		n := int(c.end) - int(c.off)
-		if c.off > c.end || uint64(c.end) > size || n > len(data) {
+		if c.off > c.end || uint64(c.end) > size || n > len(rest) {
 			return nil, false
 		}
-		copy(mem[c.off:c.end], data[:n])
-		data = data[n:]
+		rest = rest[n:]
 		chunks = append(chunks, c)
 	}
-	if len(data) != 0 {
+	if len(rest) != 0 {
 		return nil, false
 	}
-	return &image{mem: mem, chunks: chunks}, true
+	img := &image{size: uint32(size), chunks: chunks, data: data}
+	img.whole = sync.OnceValue(func() []byte {
+		mem := make([]byte, size)
+		copy(mem, fresh)
+		d := data
+		for _, c := range chunks {
+			n := copy(mem[c.off:c.end], d)
+			d = d[n:]
+		}
+		return mem
+	})
+	return img, true
 }
 
 // instrumentCached is instrument through the artifacts. The instrumented

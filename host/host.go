@@ -292,15 +292,18 @@ func restore(mod api.Module, img *image) error {
 	if mem == nil {
 		return errors.New("guest lacks a memory export")
 	}
-	if need := uint32(len(img.mem)); mem.Size() < need {
+	if need := img.size; mem.Size() < need {
 		if _, ok := mem.Grow((need - mem.Size() + 0xffff) >> 16); !ok {
 			return errors.New("grow guest memory to the snapshot size")
 		}
 	}
+	data := img.data
 	for _, c := range img.chunks {
-		if !mem.Write(c.off, img.mem[c.off:c.end]) {
+		n := c.end - c.off
+		if !mem.Write(c.off, data[:n]) {
 			return errors.New("write snapshot into guest memory")
 		}
+		data = data[n:]
 	}
 	return nil
 }
@@ -746,7 +749,7 @@ func (h *Host) instantiate(ctx context.Context, mc wazero.ModuleConfig) (mod api
 func (h *Host) minMemoryBytes(img *image) uint64 {
 	var n uint64
 	if img != nil {
-		n = uint64(len(img.mem))
+		n = uint64(img.size)
 	}
 	for _, m := range h.compiled.ExportedMemories() {
 		n = max(n, uint64(m.Min())<<16)
