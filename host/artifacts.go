@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -162,11 +163,12 @@ func (h *Host) compileCached(ctx context.Context, srcs ...[]byte) ([][]byte, err
 // instrumentCached) with the guest and the scripts' bytecode.
 func (h *Host) snapshotCached(ctx context.Context) (*image, error) {
 	code := h.scripts.code
-	id := executableID()
+	id := h.exeID
 	key := artifactKey("snapshot", []byte(id), h.guestSum[:], code[scriptBootstrap], code[scriptInspect], code[scriptWeb])
-	if id == "" {
+	if id == "" || h.artifacts.dir == "" {
 		key = "" // not kept
 	}
+	h.baseKey = key
 	if b, ok := h.artifacts.load(key); ok {
 		if img, ok := decodeImage(h.fresh, b); ok {
 			return img, nil
@@ -176,27 +178,49 @@ func (h *Host) snapshotCached(ctx context.Context) (*image, error) {
 	if err != nil {
 		return nil, err
 	}
-	img := &image{mem: snap, chunks: diffChunks(h.fresh, snap)}
+	img := newImage(h.fresh, snap)
 	if h.artifacts.dir != "" && key != "" {
 		h.artifacts.store(key, encodeImage(img))
 	}
 	return img, nil
 }
 
+// preludeImageCached is buildPreludeImage through the artifacts: the
+// image after a prelude (the generated SDK of a tool set) derives from the
+// base image and the prelude's source only, so a later process with the
+// same tools starts from it instead of evaluating the prelude again (about
+// a tenth of a cold start). The image that also holds the Intl pack is
+// not kept: it is large, and only a program using Intl pays for it.
+func (h *Host) preludeImageCached(ctx context.Context, src string) (*image, error) {
+	key := ""
+	if h.baseKey != "" && !strings.HasSuffix(src, intlWarmup) {
+		key = artifactKey("prelude", []byte(h.baseKey), []byte(src))
+	}
+	if b, ok := h.artifacts.load(key); ok {
+		if img, ok := decodeImage(h.fresh, b); ok {
+			return img, nil
+		}
+	}
+	img, err := h.buildPreludeImage(ctx, src)
+	if err == nil && key != "" {
+		h.artifacts.store(key, encodeImage(img))
+	}
+	return img, err
+}
+
 // encodeImage frames an image's size, its chunks' bounds and their bytes.
 func encodeImage(img *image) []byte {
-	bounds := binary.LittleEndian.AppendUint64(nil, uint64(len(img.mem)))
-	var data []byte
+	bounds := binary.LittleEndian.AppendUint64(nil, uint64(img.size))
 	for _, c := range img.chunks {
 		bounds = binary.LittleEndian.AppendUint32(bounds, c.off)
 		bounds = binary.LittleEndian.AppendUint32(bounds, c.end)
-		data = append(data, img.mem[c.off:c.end]...)
 	}
-	return frame([][]byte{bounds, data})
+	return frame([][]byte{bounds, img.data})
 }
 
 // decodeImage rebuilds an image from fresh and encodeImage's framing,
-// checking every bound.
+// checking every bound. The image keeps b's chunk bytes; its whole memory
+// is made from fresh on first use.
 func decodeImage(fresh, b []byte) (*image, bool) {
 	parts, ok := unframe(b, 2)
 	if !ok || len(parts[0]) < 8 || (len(parts[0])-8)%8 != 0 {
@@ -208,23 +232,32 @@ func decodeImage(fresh, b []byte) (*image, bool) {
 	if size < uint64(len(fresh)) || size > uint64(len(fresh))+64<<20 || size%(64<<10) != 0 {
 		return nil, false
 	}
-	mem := make([]byte, size)
-	copy(mem, fresh)
-	var chunks []chunk
+	chunks := make([]chunk, 0, (len(bounds)-8)/8)
+	rest := data
 	for i := 8; i < len(bounds); i += 8 {
 		c := chunk{binary.LittleEndian.Uint32(bounds[i:]), binary.LittleEndian.Uint32(bounds[i+4:])}
 		n := int(c.end) - int(c.off)
-		if c.off > c.end || uint64(c.end) > size || n > len(data) {
+		if c.off > c.end || uint64(c.end) > size || n > len(rest) {
 			return nil, false
 		}
-		copy(mem[c.off:c.end], data[:n])
-		data = data[n:]
+		rest = rest[n:]
 		chunks = append(chunks, c)
 	}
-	if len(data) != 0 {
+	if len(rest) != 0 {
 		return nil, false
 	}
-	return &image{mem: mem, chunks: chunks}, true
+	img := &image{size: uint32(size), chunks: chunks, data: data}
+	img.whole = sync.OnceValue(func() []byte {
+		mem := make([]byte, size)
+		copy(mem, fresh)
+		d := data
+		for _, c := range chunks {
+			n := copy(mem[c.off:c.end], d)
+			d = d[n:]
+		}
+		return mem
+	})
+	return img, true
 }
 
 // instrumentCached is instrument through the artifacts. The instrumented
@@ -234,7 +267,7 @@ func decodeImage(fresh, b []byte) (*image, bool) {
 // (it is read through /proc/self/exe, the running file even when its path
 // now names another), nothing is kept.
 func (h *Host) instrumentCached(wasm []byte) ([]byte, error) {
-	id := executableID()
+	id := h.exeID
 	if h.artifacts.dir == "" || id == "" {
 		out, _, err := instrument(wasm)
 		return out, err

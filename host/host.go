@@ -67,6 +67,13 @@ type Host struct {
 	// guestSum is the sha256 of the guest module they derive from.
 	artifacts artifacts
 	guestSum  [32]byte
+	// exeID is the running executable's build ID (executableID), which
+	// the keys of artifacts derived from this program's code hold; "" when
+	// there is no cache directory or it cannot be read.
+	exeID string
+	// baseKey is the key of base's artifact, from which prelude images'
+	// keys derive; "" when it is not kept.
+	baseKey string
 	// noRecycle is Config.FreshInstances; recycled counts the runs that
 	// got an instance an earlier run left.
 	noRecycle bool
@@ -121,6 +128,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances, artifacts: artifacts{dir: cfg.CompilationCacheDir}}
 	if cfg.CompilationCacheDir != "" {
 		h.guestSum = sha256.Sum256(wasm) // names the artifacts; none without a cache
+		h.exeID = executableID()
 	}
 	h.life, h.kill = context.WithCancelCause(context.Background())
 	if _, err := wasi_snapshot_preview1.Instantiate(ctx, rt); err != nil {
@@ -284,15 +292,18 @@ func restore(mod api.Module, img *image) error {
 	if mem == nil {
 		return errors.New("guest lacks a memory export")
 	}
-	if need := uint32(len(img.mem)); mem.Size() < need {
+	if need := img.size; mem.Size() < need {
 		if _, ok := mem.Grow((need - mem.Size() + 0xffff) >> 16); !ok {
 			return errors.New("grow guest memory to the snapshot size")
 		}
 	}
+	data := img.data
 	for _, c := range img.chunks {
-		if !mem.Write(c.off, img.mem[c.off:c.end]) {
+		n := c.end - c.off
+		if !mem.Write(c.off, data[:n]) {
 			return errors.New("write snapshot into guest memory")
 		}
+		data = data[n:]
 	}
 	return nil
 }
@@ -738,7 +749,7 @@ func (h *Host) instantiate(ctx context.Context, mc wazero.ModuleConfig) (mod api
 func (h *Host) minMemoryBytes(img *image) uint64 {
 	var n uint64
 	if img != nil {
-		n = uint64(len(img.mem))
+		n = uint64(img.size)
 	}
 	for _, m := range h.compiled.ExportedMemories() {
 		n = max(n, uint64(m.Min())<<16)

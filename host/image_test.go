@@ -17,9 +17,9 @@ func TestImage_encoding(t *testing.T) {
 	copy(snap, fresh)
 	copy(snap[100:], "changed")
 	copy(snap[70000:], "grown")
-	img := &image{mem: snap, chunks: diffChunks(fresh, snap)}
+	img := newImage(fresh, snap)
 	got, ok := decodeImage(fresh, encodeImage(img))
-	if !ok || !bytes.Equal(got.mem, snap) || len(got.chunks) != len(img.chunks) {
+	if !ok || !bytes.Equal(got.whole(), snap) || got.size != img.size || len(got.chunks) != len(img.chunks) || !bytes.Equal(got.data, img.data) {
 		t.Fatalf("decoded %v, chunks %v, want %v", ok, got, img.chunks)
 	}
 	enc := encodeImage(img)
@@ -36,20 +36,28 @@ func FuzzDecodeImage(f *testing.F) {
 	fresh := bytes.Repeat([]byte{7}, 64<<10)
 	snap := append(bytes.Clone(fresh), make([]byte, 64<<10)...)
 	snap[5] = 1
-	f.Add(encodeImage(&image{mem: snap, chunks: diffChunks(fresh, snap)}))
+	f.Add(encodeImage(newImage(fresh, snap)))
 	f.Add([]byte{})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		img, ok := decodeImage(fresh, b)
 		if !ok {
 			return
 		}
-		if len(img.mem) < len(fresh) || len(img.mem)%(64<<10) != 0 {
-			t.Fatalf("size %d", len(img.mem))
+		if int(img.size) < len(fresh) || img.size%(64<<10) != 0 {
+			t.Fatalf("size %d", img.size)
 		}
+		n := 0
 		for _, c := range img.chunks {
-			if c.off > c.end || int(c.end) > len(img.mem) {
-				t.Fatalf("chunk %v out of %d bytes", c, len(img.mem))
+			if c.off > c.end || c.end > img.size {
+				t.Fatalf("chunk %v out of %d bytes", c, img.size)
 			}
+			n += int(c.end - c.off)
+		}
+		if n != len(img.data) {
+			t.Fatalf("%d bytes of chunks, %d of data", n, len(img.data))
+		}
+		if m := img.whole(); len(m) != int(img.size) {
+			t.Fatalf("whole memory of %d bytes, size %d", len(m), img.size)
 		}
 	})
 }

@@ -48,7 +48,7 @@ const stackSlack = 4096
 func (in *instance) reset() bool {
 	in.r, in.rand = nil, crand.Reader
 	mem := in.mem
-	if mem == nil || mem.Size() != uint32(len(in.img.mem)) {
+	if mem == nil || mem.Size() != in.img.size {
 		return false
 	}
 	b, ok := mem.Read(0, mem.Size())
@@ -62,7 +62,7 @@ func (in *instance) reset() bool {
 		}
 		in.low.Set(in.top)
 	}
-	copy(b[from:], in.img.mem[from:])
+	copy(b[from:], in.img.whole()[from:])
 	return true
 }
 
@@ -96,7 +96,7 @@ func (p *pool) give(in *instance, clean bool, check func(mem, img []byte)) {
 	if clean && in.reset() {
 		if check != nil {
 			b, _ := in.mem.Read(0, in.mem.Size())
-			check(b, in.img.mem)
+			check(b, in.img.whole())
 		}
 		p.mu.Lock()
 		keep := !p.closed && len(p.idle[in.limit]) < poolSize

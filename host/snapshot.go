@@ -12,12 +12,30 @@ import (
 )
 
 // image is a snapshot of the guest's linear memory that a run starts from:
-// the memory itself and the chunks where it differs from a new instance's.
+// its size and the chunks where it differs from a new instance's, which is
+// all a new instance needs; the whole memory, which a recycled instance's
+// reset copies back, is made on first use (a process that runs one program
+// never needs it).
 type image struct {
-	mem    []byte
+	size   uint32
 	chunks []chunk
+	// data holds the chunks' bytes one after the other.
+	data []byte
+	// whole returns the whole memory; callers must not modify it.
+	whole func() []byte
 	// pool keeps instances started from this image between runs.
 	pool pool
+}
+
+// newImage is the image of snap, a memory taken from an instance, made
+// from fresh, a new instance's.
+func newImage(fresh, snap []byte) *image {
+	chunks := diffChunks(fresh, snap)
+	var data []byte
+	for _, c := range chunks {
+		data = append(data, snap[c.off:c.end]...)
+	}
+	return &image{size: uint32(len(snap)), chunks: chunks, data: data, whole: func() []byte { return snap }}
 }
 
 // preludeCacheSize bounds the prelude images a host keeps. An agent runtime
@@ -75,7 +93,7 @@ func (h *Host) preludeImage(ctx context.Context, src string) (*image, error) {
 	// a half-made image to the others waiting for it. The prelude is
 	// trusted, but a runaway one must not hang every run that uses it.
 	bctx, cancel := context.WithTimeout(h.life, preludeTimeout)
-	e.img, e.err = h.buildPreludeImage(bctx, src)
+	e.img, e.err = h.preludeImageCached(bctx, src)
 	cancel()
 	close(e.ready)
 	if e.err != nil {
@@ -177,5 +195,5 @@ func (h *Host) buildPreludeImage(ctx context.Context, src string) (*image, error
 		return nil, errors.New("prelude: read guest memory")
 	}
 	snap := append([]byte(nil), b...)
-	return &image{mem: snap, chunks: diffChunks(h.fresh, snap)}, nil
+	return newImage(h.fresh, snap), nil
 }
