@@ -4,7 +4,7 @@ SHELL := /bin/bash
 GO ?= go
 GUEST_DIR := guest/quickjs
 GUEST_WASM := $(GUEST_DIR)/build/ptc-quickjs.wasm
-GUEST_INPUTS := $(GUEST_DIR)/build.sh $(wildcard $(GUEST_DIR)/csrc/*.c) $(wildcard $(GUEST_DIR)/csrc/*.patch)
+GUEST_INPUTS := $(GUEST_DIR)/build.sh $(wildcard $(GUEST_DIR)/csrc/*.c) $(wildcard $(GUEST_DIR)/csrc/*.patch) $(GUEST_DIR)/unicode/gen.mjs $(GUEST_DIR)/unicode/package-lock.json
 # The Intl bundle: the pinned FormatJS packages from npm, bundled by esbuild.
 GUEST_INTL := $(GUEST_DIR)/build/intl.js
 INTL_INPUTS := $(wildcard $(GUEST_DIR)/intl/*.js) $(wildcard $(GUEST_DIR)/intl/*.go) $(GUEST_DIR)/intl/build.sh $(GUEST_DIR)/intl/package-lock.json

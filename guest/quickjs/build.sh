@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the QuickJS-ng guest for wasm32-wasi from pinned inputs:
 # QuickJS-ng sources from a pinned Go module (checksum-verified), our
-# patches and glue.c. Output: $OUT (default build/ptc-quickjs.wasm).
+# patches and glue.c, and a table generated from a pinned npm package
+# (unicode/). Output: $OUT (default build/ptc-quickjs.wasm).
 # QuickJS sources and the .wasm are build outputs and are never committed.
 set -euo pipefail
 
@@ -52,6 +53,14 @@ for p in "$HERE"/csrc/*.patch; do
 	patch -s -d "$WORK" -p1 <"$p"
 done
 cp "$HERE/csrc/glue.c" "$WORK/"
+
+# The RegExp v flag's properties of strings (regexp-v.patch): a table
+# generated from the pinned Unicode data package (unicode/package-lock.json,
+# integrity-checked by npm ci), never committed.
+command -v npm >/dev/null || { echo "guest: npm is required (Node 20) for the Unicode data" >&2; exit 1; }
+(cd "$HERE/unicode" && npm ci --no-audit --no-fund --loglevel=error >&2)
+node "$HERE/unicode/gen.mjs" >"$WORK/libregexp-seqprop.h.tmp"
+mv "$WORK/libregexp-seqprop.h.tmp" "$WORK/libregexp-seqprop.h"
 
 # -mbulk-memory: memcpy, memmove and memset become single memory.copy and
 # memory.fill instructions (glue.c overrides wasi-libc's loops), which
