@@ -10,8 +10,8 @@ queueMicrotask(() => log("queueMicrotask"));
 log("sync");
 
 const weather = tools.get_weather({ city: "New York" }).then((w) => log(`tool answered: ${w.condition}`));
-await new Promise((r) => setTimeout(r, 60));
-log("after 60ms sleep");
+await new Promise((r) => setTimeout(r, 150));
+log("after 150ms sleep");
 await weather;
 
 let ticks = 0;
