@@ -275,7 +275,7 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	defer release()
 	env := br.env
 	env.Parent = exec.CallID
-	obs := e.met.Start(ctx, br.plan != nil && br.plan.Src != nil)
+	obs := e.met.Start(ctx, br.plan != nil && br.plan.Src != nil, e.pipe.TracerProvider() != nil)
 	out, err := runner.Run(ctx, runner.Params{
 		Host: e.host, Pipe: e.pipe, Env: env, Limits: br.limits,
 		SDK: e.sdks.Get(env.Agent, env.ToolSet), Program: a.Code, Plan: br.plan, Report: rep,

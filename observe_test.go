@@ -209,7 +209,9 @@ func TestExecute_noProviders(t *testing.T) {
 	r := f.runBatch(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCall(`return (await tools.get_weather({city: "Paris"})).sky`)}})
 	caller.End()
 	require.False(t, r.IsError, r.Content)
-	assert.Len(t, rec.Ended(), 1)
+	require.Len(t, rec.Ended(), 1)
+	// Nor is the caller's own span written to.
+	assert.Empty(t, rec.Ended()[0].Attributes(), "an executor without a TracerProvider set attributes on its caller's span")
 }
 
 // A replay's run span says so; its recorded subcalls make no span (no

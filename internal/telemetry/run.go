@@ -84,11 +84,14 @@ type RunObservation struct {
 }
 
 // Start starts observing the run of the run_code call ctx belongs to (a
-// replay when replay is set), with m's instruments (m may be nil); nil
-// when there is nothing to trace or meter (its End is then a no-op).
-func (m *RunMetrics) Start(ctx context.Context, replay bool) *RunObservation {
+// replay when replay is set), with m's instruments (m may be nil); traced
+// says whether the executor traces its runs, so that a caller's own span
+// in ctx is never written to by an executor that traces nothing. It
+// returns nil when there is nothing to trace or meter (its End is then a
+// no-op).
+func (m *RunMetrics) Start(ctx context.Context, replay, traced bool) *RunObservation {
 	span := trace.SpanFromContext(ctx)
-	if !span.IsRecording() {
+	if !traced || !span.IsRecording() {
 		span = nil
 	}
 	if span == nil && m == nil {
