@@ -23,11 +23,17 @@ import (
 // millisecond for this much.
 const maxDomainBytes = 16 << 10
 
+// maxLabelRunes bounds a label to be encoded in Punycode (code points).
+// x/net/idna decodes no longer label ("xn--" and up to 1,024 code points'
+// worth of Punycode), so that every host the guest produces can be parsed
+// again, none longer is encoded either. DNS labels have at most 63 bytes.
+const maxLabelRunes = 1024
+
 // maxPunycodeWork bounds the work of Punycode's encoder, which for each
 // label is the product of the number of distinct non-ASCII code points and
 // the label's length in code points: quadratic, and done by the host while
-// the guest waits. This much is about 6 ms. A label of 1,000 distinct
-// ideographs fits; one of 100,000 copies of one letter fits too.
+// the guest waits. This much is about 6 ms: a label of 1,000 distinct
+// ideographs fits, and so do many labels of 1,000 copies of one letter.
 const maxPunycodeWork = 1 << 20
 
 // What domain_to_ascii answers instead of a length.
@@ -72,8 +78,8 @@ func domainToASCII(domain string) (string, error) {
 	if !checkACELabels(mapped) {
 		return "", errDomainInvalid
 	}
-	if punycodeWork(mapped) > maxPunycodeWork {
-		return "", errDomainTooCostly
+	if err := checkPunycodeWork(mapped); err != nil {
+		return "", err
 	}
 	ascii, err := uts46.ToASCII(domain)
 	if err != nil || ascii == "" {
@@ -136,10 +142,11 @@ func checkACELabels(mapped string) bool {
 	return true
 }
 
-// punycodeWork estimates the work of encoding the mapped domain's
-// non-ASCII labels: for each, its distinct non-ASCII code points times its
-// length.
-func punycodeWork(mapped string) int {
+// checkPunycodeWork bounds the labels of the mapped domain that are to be
+// encoded in Punycode (the non-ASCII ones): each to maxLabelRunes, and the
+// work of encoding them all to maxPunycodeWork, the work of one being its
+// distinct non-ASCII code points times its length.
+func checkPunycodeWork(mapped string) error {
 	work := 0
 	seen := make(map[rune]struct{})
 	for l := range strings.SplitSeq(mapped, ".") {
@@ -154,12 +161,14 @@ func punycodeWork(mapped string) int {
 				seen[r] = struct{}{}
 			}
 		}
-		work += len(seen) * n
-		if work > maxPunycodeWork {
-			break
+		if n > maxLabelRunes {
+			return errDomainTooLong
+		}
+		if work += len(seen) * n; work > maxPunycodeWork {
+			return errDomainTooCostly
 		}
 	}
-	return work
+	return nil
 }
 
 func isASCII(s string) bool {
