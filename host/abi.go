@@ -163,6 +163,34 @@ func instantiateImports(ctx context.Context, rt wazero.Runtime, h *Host) error {
 		b := readString(r, m, api.DecodeU32(s[6]), api.DecodeU32(s[7]))
 		s[0] = api.EncodeI32(int32(r.collators.compare(loc, opt, a, b)))
 	}, []api.ValueType{i32, i32, i32, i32, i32, i32, i32, i32}, []api.ValueType{i32})
+	// domain_to_ascii(in, in_len, out, cap) -> the length of the URL
+	// Standard's domain to ASCII of the UTF-8 domain at in (idna.go), copied
+	// to out when it fits in cap; -1 when the domain is not valid, -2 when
+	// it is over the host's bounds (both an invalid URL to the guest).
+	fn("domain_to_ascii", func(ctx context.Context, m api.Module, s []uint64) {
+		r := runFrom(ctx)
+		r.launchDeferred()
+		in, n := api.DecodeU32(s[0]), api.DecodeU32(s[1])
+		out, room := api.DecodeU32(s[2]), api.DecodeU32(s[3])
+		if n > maxDomainBytes {
+			s[0] = api.EncodeI32(domainTooLong)
+			return
+		}
+		ascii, err := domainToASCII(readString(r, m, in, n))
+		switch {
+		case errors.Is(err, errDomainInvalid):
+			s[0] = api.EncodeI32(domainInvalid)
+			return
+		case err != nil:
+			s[0] = api.EncodeI32(domainTooLong)
+			return
+		}
+		if uint32(len(ascii)) <= room && !m.Memory().WriteString(out, ascii) {
+			r.fault(KindInternal, "guest passed an out-of-range buffer to the host")
+			panic(errGuestFault)
+		}
+		s[0] = api.EncodeI32(int32(len(ascii)))
+	}, []api.ValueType{i32, i32, i32, i32}, []api.ValueType{i32})
 	_, err := b.Instantiate(ctx)
 	return err
 }

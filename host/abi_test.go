@@ -30,6 +30,7 @@ const (
 	fCallWait
 	fCallRead
 	fFinish
+	fDomainToASCII
 	nImports
 )
 
@@ -51,6 +52,7 @@ const (
 	offBadUTF8  = 224  // "\xff\xfe"
 	offBadJSON  = 240  // `{"a":`
 	offBadValue = 256  // `{"value":nope}`
+	offDomain   = 288  // "Bücher.de"
 	offSrc      = 1024 // where the default ptc_alloc puts the program
 	offBuf      = 4096 // scratch buffer for call_read
 	pageSize    = 1 << 16
@@ -66,6 +68,7 @@ var staticData = map[uint32]string{
 	offBadUTF8:  "\xff\xfe",
 	offBadJSON:  `{"a":`,
 	offBadValue: `{"value":nope}`,
+	offDomain:   "Bücher.de",
 }
 
 var (
@@ -75,6 +78,7 @@ var (
 	sigCallWait   = wg.Signature{Params: []wg.ValType{wg.I64}, Results: []wg.ValType{wg.I64}}
 	sigCallRead   = wg.Signature{Params: []wg.ValType{wg.I32, wg.I32, wg.I32}, Results: []wg.ValType{wg.I32}}
 	sigFinish     = wg.Signature{Params: []wg.ValType{wg.I32, wg.I32, wg.I32}}
+	sigDomain     = wg.Signature{Params: []wg.ValType{wg.I32, wg.I32, wg.I32, wg.I32}, Results: []wg.ValType{wg.I32}}
 	sigVoid       = wg.Signature{}
 	sigAlloc      = wg.Signature{Params: []wg.ValType{wg.I32}, Results: []wg.ValType{wg.I32}}
 	sigRun        = wg.Signature{Params: []wg.ValType{wg.I32, wg.I32, wg.I32, wg.I32}, Results: []wg.ValType{wg.I32}}
@@ -109,6 +113,7 @@ func (s spec) bytes() []byte {
 	m.Import("ptc", "call_wait", sigCallWait)
 	m.Import("ptc", "call_read", sigCallRead)
 	m.Import("ptc", "finish", sigFinish)
+	m.Import("ptc", "domain_to_ascii", sigDomain)
 	if s.extra != nil {
 		s.extra(m)
 	}
@@ -181,6 +186,17 @@ func startEcho(b *wg.Body) *wg.Body {
 
 func callStart(b *wg.Body, name, nameLen, args, argsLen int32) *wg.Body {
 	return b.I32Const(name).I32Const(nameLen).I32Const(args).I32Const(argsLen).Call(fCallStart).Drop()
+}
+
+// domainToASCII calls domain_to_ascii and leaves its result in lID.
+func domainToASCII(b *wg.Body, in, n, out, room int32) *wg.Body {
+	return b.I32Const(in).I32Const(n).I32Const(out).I32Const(room).Call(fDomainToASCII).LocalSet(lID)
+}
+
+// okIfID finishes with kind ok when lID holds want, and traps otherwise.
+func okIfID(b *wg.Body, want int32) *wg.Body {
+	b.LocalGet(lID).I32Const(want).Raw(0x46).I32Eqz().If().Unreachable().End() // i32.eq
+	return finishStatic(b, 0, offOKValue)
 }
 
 // wait calls call_wait (no timeout) and splits its result into lID and
@@ -314,6 +330,22 @@ func hostileCases() []hostileCase {
 					t.Errorf("dispatched %d, outcome counts %d; want 1", d.calls.Load(), o.Subcalls)
 				}
 			}},
+
+		// domain_to_ascii
+		{name: "domain_to_ascii/round trip", spec: spec{run: write(okIfID(domainToASCII(body(), offDomain, int32(len(staticData[offDomain])), offBuf, 64), 16), offBuf, 16).I32Const(0)},
+			want: host.KindOK, check: func(t *testing.T, o *host.Outcome, _ *echoDispatcher) {
+				if len(o.Output) != 1 || o.Output[0] != "xn--bcher-kva.de" {
+					t.Errorf("output %q; want [xn--bcher-kva.de]", o.Output)
+				}
+			}},
+		{name: "domain_to_ascii/no room: the length, nothing written", spec: spec{run: okIfID(domainToASCII(body(), offDomain, int32(len(staticData[offDomain])), pageSize, 15), 16).I32Const(0)}, want: host.KindOK},
+		{name: "domain_to_ascii/not valid", spec: spec{run: okIfID(domainToASCII(body(), offBadUTF8, 2, offBuf, 64), -1).I32Const(0)}, want: host.KindOK},
+		{name: "domain_to_ascii/empty", spec: spec{run: okIfID(domainToASCII(body(), offDomain, 0, offBuf, 64), -1).I32Const(0)}, want: host.KindOK},
+		{name: "domain_to_ascii/too long, not read", spec: spec{run: okIfID(domainToASCII(body(), wrap, 0x7fffffff, offBuf, 64), -2).I32Const(0)}, want: host.KindOK},
+		{name: "domain_to_ascii/input out of range", spec: spec{run: domainToASCII(body(), pageSize-4, 8, offBuf, 64).I32Const(0)}, want: host.KindInternal, wantMessage: "out-of-range"},
+		{name: "domain_to_ascii/input wraps", spec: spec{run: domainToASCII(body(), wrap, 0x20, offBuf, 64).I32Const(0)}, want: host.KindInternal},
+		{name: "domain_to_ascii/output out of range", spec: spec{run: domainToASCII(body(), offDomain, int32(len(staticData[offDomain])), pageSize-8, 64).I32Const(0)}, want: host.KindInternal, wantMessage: "out-of-range"},
+		{name: "domain_to_ascii/output wraps", spec: spec{run: domainToASCII(body(), offDomain, int32(len(staticData[offDomain])), wrap, 64).I32Const(0)}, want: host.KindInternal},
 
 		// finish
 		{name: "finish/never called", spec: spec{}, want: host.KindInternal, wantMessage: "without reporting"},
@@ -603,9 +635,12 @@ func FuzzABI(f *testing.F) {
 	f.Add(uint8(5), uint32(0), uint32(offGarbage), uint32(7), uint32(0), uint8(0))
 	f.Add(uint8(5), uint32(2), uint32(offExc), uint32(29), uint32(0), uint8(1))
 	f.Add(uint8(5), uint32(0), uint32(0x10000), uint32(1), uint32(0), uint8(0))
+	f.Add(uint8(6), uint32(offDomain), uint32(10), uint32(offBuf), uint32(64), uint8(2))
+	f.Add(uint8(6), uint32(offDomain), uint32(10), uint32(0xfffffff0), uint32(64), uint8(2))
+	f.Add(uint8(6), uint32(offBadUTF8), uint32(0x4000), uint32(offBuf), uint32(0), uint8(0))
 	f.Fuzz(func(t *testing.T, which uint8, a, b, c, d uint32, flags uint8) {
 		imp := uint32(which) % nImports
-		sigs := []wg.Signature{sigWrite, sigI32, sigCallStart, sigCallWait, sigCallRead, sigFinish}
+		sigs := []wg.Signature{sigWrite, sigI32, sigCallStart, sigCallWait, sigCallRead, sigFinish, sigDomain}
 		args := []uint32{a, b, c, d}[:len(sigs[imp].Params)]
 		prime, finishAfter := flags&1 != 0, flags&2 != 0
 

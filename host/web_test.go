@@ -35,11 +35,21 @@ func webJSPath() string {
 
 // webNatives stands in for the host's natives: Math.random bytes and the
 // Date clock, captured so that a case replacing built-ins cannot reach them.
-const webNatives = `((U8, random, dateNow) => ({
+// domainToASCII reaches the host's through the guest's own URL (loaded
+// before the prelude replaces it): the host of http://d/ is d's domain to
+// ASCII, serialised as web.js would. A domain holding an ASCII forbidden
+// domain code point is null, as it would be in the end anyway, since such a
+// code point stays in the domain's ASCII form (and would end the host
+// early here).
+const webNatives = `((U8, random, dateNow, RealURL, forbidden) => ({
   randomBytes(n) { const b = new U8(n); for (let i = 0; i < n; i++) b[i] = random() * 256 | 0; return b.buffer; },
   now: ((t0) => () => dateNow() - t0)(dateNow()),
   timeOrigin: dateNow(),
-}))(Uint8Array, Math.random, Date.now)`
+  domainToASCII(d) {
+    if (forbidden(d)) return null;
+    try { return new RealURL('http://' + d + '/').hostname; } catch { return null; }
+  },
+}))(Uint8Array, Math.random, Date.now, URL, RegExp.prototype.test.bind(/[\0-\x20#%/:<>?@[\\\]^|\x7f]/))`
 
 // webPrelude evaluates guest/quickjs/js/web.js with the natives expression
 // given and installs what it returns as non-enumerable globals, as the host

@@ -29,6 +29,7 @@ IMPORT("finish") void host_finish(int32_t kind, const char *ptr, uint32_t len);
 IMPORT("script") int32_t host_script(int32_t id, char *ptr, uint32_t cap);
 IMPORT("collate") int32_t host_collate(const char *loc, uint32_t loc_len, const char *opt, uint32_t opt_len,
                                        const char *a, uint32_t a_len, const char *b, uint32_t b_len);
+IMPORT("domain_to_ascii") int32_t host_domain_to_ascii(const char *in, uint32_t in_len, char *out, uint32_t cap);
 
 // Outcome kinds reported through finish; keep in sync with host/abi.go.
 enum {
@@ -881,6 +882,30 @@ static JSValue native_collate(JSContext *c, JSValueConst this_val, int argc, JSV
     return JS_NewInt32(c, r);
 }
 
+// native_domain_to_ascii is domainToASCII(domain): the URL Standard's
+// domain to ASCII of String(domain) (UTS #46), which the host computes;
+// null when the domain is not valid. The host answers with the result's
+// length and copies it when it fits; a longer one is asked for again with
+// room for it.
+static JSValue native_domain_to_ascii(JSContext *c, JSValueConst this_val, int argc, JSValueConst *argv) {
+    (void)this_val;
+    if (argc < 1) return JS_ThrowTypeError(c, "domainToASCII: 1 argument expected");
+    size_t len;
+    const char *s = to_utf8(c, argv[0], &len);
+    if (!s) return JS_EXCEPTION;
+    char small[256], *out = small;
+    int32_t n = host_domain_to_ascii(s, (uint32_t)len, out, sizeof small);
+    if (n > (int32_t)sizeof small) {
+        out = malloc((size_t)n);
+        if (!out) JS_PtcOutOfMemory();
+        if (host_domain_to_ascii(s, (uint32_t)len, out, (uint32_t)n) != n) halt();
+    }
+    JS_FreeCString(c, s);
+    JSValue r = n < 0 ? JS_NULL : JS_NewStringLen(c, out, (size_t)n);
+    if (out != small) free(out);
+    return r;
+}
+
 // rejected returns a promise rejected with ToolError(name, code, message).
 static JSValue rejected(JSContext *c, JSValueConst name, const char *code, JSValueConst message) {
     JSValue args[3] = {JS_DupValue(c, name), JS_NewString(c, code), JS_DupValue(c, message)};
@@ -1183,6 +1208,7 @@ static int setup(void) {
     set_native(native, "loadInspect", native_load_inspect, 0);
     set_native(native, "loadWeb", native_load_web, 0);
     set_native(native, "collate", native_collate, 4);
+    set_native(native, "domainToASCII", native_domain_to_ascii, 1);
     JSValue helpers = JS_Call(ctx, fn, JS_UNDEFINED, 1, (JSValueConst *)&native);
     JS_FreeValue(ctx, fn);
     JS_FreeValue(ctx, native);

@@ -396,6 +396,7 @@
       randomBytes: native.randomBytes,
       now: native.now,
       get timeOrigin() { return native.timeOrigin(); },
+      domainToASCII: native.domainToASCII,
     });
     for (let i = 0; i < webNames.length; i++) hidden(global, webNames[i], web[webNames[i]]);
   });

@@ -8,6 +8,8 @@
 //   randomBytes(n) -> ArrayBuffer   n <= 65536 fresh bytes from the run's source
 //   now() -> number                 ms since the run started (fractional, monotonic)
 //   timeOrigin: number              ms since the epoch when the run started
+//   domainToASCII(d) -> string|null the URL Standard's domain to ASCII of d
+//                                   (UTS #46, by the host); null: not valid
 // The functions are kept; timeOrigin is read at each use, since the snapshot
 // that holds these globals serves many runs. The factory returns the globals
 // to install (non-enumerable). Every built-in used is captured here, at
@@ -29,13 +31,13 @@ const defineProperty = O.defineProperty, getProto = O.getPrototypeOf, setProto =
 const getOwn = O.getOwnPropertyDescriptor, create = O.create, freeze = O.freeze, keysOf = O.keys;
 const ObjectToString = O.prototype.toString;
 const isArray = A.isArray, floor = M.floor;
-const fromCharCode = S.fromCharCode, fromCodePoint = S.fromCodePoint;
+const fromCharCode = S.fromCharCode;
 const SP = S.prototype;
 const charCodeAt = uncurry(SP.charCodeAt), strSlice = uncurry(SP.slice), indexOf = uncurry(SP.indexOf);
 const lastIndexOf = uncurry(SP.lastIndexOf), toLower = uncurry(SP.toLowerCase);
-const normalize = uncurry(SP.normalize), toWellFormed = uncurry(SP.toWellFormed), toUpper = uncurry(SP.toUpperCase);
-const arrSlice = uncurry(A.prototype.slice), arrSplice = uncurry(A.prototype.splice);
-const arrJoin = uncurry(A.prototype.join), arrSort = uncurry(A.prototype.sort);
+const toWellFormed = uncurry(SP.toWellFormed);
+const arrSlice = uncurry(A.prototype.slice);
+const arrSort = uncurry(A.prototype.sort);
 const numToString = uncurry(N.prototype.toString);
 const objToString = uncurry(O.prototype.toString), fnToString = uncurry(F.prototype.toString);
 const symToString = uncurry(Sym.prototype.toString);
@@ -627,144 +629,15 @@ function serializeIPv6(a) {
   return out;
 }
 
-// domainToASCII: ASCII lowercasing, and for other labels NFKC, lowercasing
-// and Punycode. This is not the whole of UTS #46 (its mapping table and
-// Bidi/ContextJ rules are left out); common hosts come out as Node's.
-const IGNORED = '\u00ad\u034f\u180b\u180c\u180d\u200b\u2060\ufeff';
-// mapLabel approximates the UTS #46 mapping: ignored code points dropped,
-// NFKC, full case folding (toUpperCase then toLowerCase, keeping ß, ς and ı
-// as nontransitional processing does), NFKC, ideographic full stop to '.'.
-const KEEP_CASE = 'ßςı';
-function mapLabel(d) {
-  let s = '';
-  d = normalize(d, 'NFKC');
-  for (let i = 0; i < d.length; i++) {
-    let ch = d[i];
-    const c = charCodeAt(d, i);
-    if ((c & 0xfc00) === 0xd800 && i + 1 < d.length) ch += d[++i];
-    if (indexOf(IGNORED, ch) >= 0 || (c >= 0xfe00 && c <= 0xfe0f)) continue;
-    s += c === 0x3002 ? '.' : c === 0x1e9e ? 'ss' : c < 0x80 || indexOf(KEEP_CASE, ch) >= 0 ? toLower(ch) : toLower(toUpper(ch));
-  }
-  return normalize(s, 'NFKC');
-}
-// disallowed finds what UTS #46 refuses in a mapped label, roughly: controls,
-// unassigned, private use and format code points, U+FFFD, joiners (their
-// context rules are not checked), a leading combining mark, parenthesised
-// and full-stop digits.
-const DISALLOWED = /[\p{Cc}\p{Cn}\p{Co}\p{Cs}\p{Cf}\ufffd]|^\p{M}/u;
-const disallowed = (l) => reExec(DISALLOWED, l) !== null;
-// What Node 20 (ada 2.9) keeps of the Bidi rule of RFC 5893, with script
-// ranges standing in for bidi classes: a label holding a right-to-left
-// character ends with one or with a digit, and does not mix European and
-// Arabic-Indic digits.
-const RTL = '\\u0590-\\u08ff\\ufb1d-\\ufdff\\ufe70-\\ufefe\\u{10800}-\\u{10fff}\\u{1e800}-\\u{1efff}';
-const HAS_RTL = new RegExp('[' + RTL + ']', 'u');
-const BAD_RTL = new RegExp('[^' + RTL + '0-9]\\p{M}*$|[0-9\\u06f0-\\u06f9].*[\\u0660-\\u0669]|[\\u0660-\\u0669].*[0-9\\u06f0-\\u06f9]', 'u');
-const PLAIN_ASCII_DOMAIN = /[^\x00-\x7f]|xn--|[\u2024-\u2026\u2488-\u249b]/i;
+// domainToASCII is the URL Standard's domain to ASCII (beStrict false): a
+// domain that is ASCII and has no label starting with "xn--" is only
+// lowercased, as the standard allows; any other is UTS #46 ToASCII, which
+// the host computes (native domainToASCII). null: not a valid domain.
+const hostToASCII = native.domainToASCII;
+const NEEDS_UTS46 = /[^\x00-\x7f]|(?:^|\.)xn--/i;
 function domainToASCII(d) {
-  if (reExec(PLAIN_ASCII_DOMAIN, d) === null) return toLower(d);
-  let ascii = true;
-  for (let i = 0; i < d.length; i++) {
-    const c = charCodeAt(d, i);
-    if (c >= 0x80) ascii = false;
-    if ((c >= 0x2024 && c <= 0x2026) || (c >= 0x2488 && c <= 0x249b)) return null;
-  }
-  const labels = splitDots(ascii ? toLower(d) : mapLabel(d));
-  for (let i = 0; i < labels.length; i++) {
-    const l = labels[i];
-    let nonASCII = false;
-    for (let k = 0; k < l.length; k++) if (charCodeAt(l, k) >= 0x80) nonASCII = true;
-    if (strSlice(l, 0, 4) === 'xn--') {
-      const u = nonASCII ? null : punyDecode(strSlice(l, 4));
-      if (u === null || u === '' || punyEncode(u) !== strSlice(l, 4) || mapLabel(u) !== u || disallowed(u) ||
-        (reExec(HAS_RTL, u) !== null && reExec(BAD_RTL, u) !== null)) return null;
-    } else if (nonASCII) {
-      if (disallowed(l) || (reExec(HAS_RTL, l) !== null && reExec(BAD_RTL, l) !== null)) return null;
-      labels[i] = 'xn--' + punyEncode(l);
-    }
-  }
-  return arrJoin(labels, '.');
-}
-function adapt(delta, points, first) {
-  delta = first ? floor(delta / 700) : delta >> 1;
-  delta += floor(delta / points);
-  let k = 0;
-  while (delta > 455) { delta = floor(delta / 35); k += 36; }
-  return k + floor(36 * delta / (delta + 38));
-}
-const threshold = (k, bias) => k <= bias ? 1 : k >= bias + 26 ? 26 : k - bias;
-const digitChar = (d) => fromCharCode(d < 26 ? 97 + d : 22 + d);
-function codePoints(s) {
-  const cps = list();
-  for (let i = 0; i < s.length; i++) {
-    const c = charCodeAt(s, i);
-    if ((c & 0xfc00) === 0xd800 && i + 1 < s.length) { push(cps, 0x10000 + ((c - 0xd800) << 10) + charCodeAt(s, ++i) - 0xdc00); } else push(cps, c);
-  }
-  return cps;
-}
-function punyEncode(s) {
-  const cps = codePoints(s);
-  let out = '', n = 128, delta = 0, bias = 72;
-  for (let i = 0; i < cps.length; i++) if (cps[i] < 128) out += fromCharCode(cps[i]);
-  const b = out.length;
-  let h = b;
-  if (b) out += '-';
-  while (h < cps.length) {
-    let m = 0x110000;
-    for (let i = 0; i < cps.length; i++) if (cps[i] >= n && cps[i] < m) m = cps[i];
-    delta += (m - n) * (h + 1);
-    n = m;
-    for (let i = 0; i < cps.length; i++) {
-      if (cps[i] < n) delta++;
-      if (cps[i] !== n) continue;
-      let q = delta;
-      for (let k = 36; ; k += 36) {
-        const t = threshold(k, bias);
-        if (q < t) break;
-        out += digitChar(t + (q - t) % (36 - t));
-        q = floor((q - t) / (36 - t));
-      }
-      out += digitChar(q);
-      bias = adapt(delta, h + 1, h === b);
-      delta = 0;
-      h++;
-    }
-    delta++;
-    n++;
-  }
-  return out;
-}
-function punyDecode(s) {
-  const out = list();
-  let n = 128, i = 0, bias = 72, b = lastIndexOf(s, '-');
-  if (b < 0) b = 0;
-  for (let j = 0; j < b; j++) {
-    const c = charCodeAt(s, j);
-    if (c >= 128) return null;
-    push(out, c);
-  }
-  for (let p = b > 0 ? b + 1 : 0; p < s.length;) {
-    const old = i;
-    let w = 1;
-    for (let k = 36; ; k += 36) {
-      if (p >= s.length) return null;
-      const c = charCodeAt(s, p++) | 32;
-      const d = c >= 97 && c <= 122 ? c - 97 : c >= 48 && c <= 57 ? c - 22 : 36;
-      if (d >= 36) return null;
-      i += d * w;
-      const t = threshold(k, bias);
-      if (d < t) break;
-      w *= 36 - t;
-      if (i > 0x7fffffff || w > 0x7fffffff) return null;
-    }
-    const len = out.length + 1;
-    bias = adapt(i - old, len, old === 0);
-    n += floor(i / len);
-    i %= len;
-    if (n > 0x10ffff) return null;
-    arrSplice(out, i++, 0, n);
-  }
-  return apply(fromCodePoint, null, out);
+  if (reExec(NEEDS_UTS46, d) === null) return toLower(d);
+  return hostToASCII(d);
 }
 
 // The URL record. path is a list of segments, or a string when opaque; host
