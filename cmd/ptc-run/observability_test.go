@@ -311,21 +311,10 @@ func TestObservability_collector(t *testing.T) {
 	askSpans := col.waitSpans(t, "ptc-run-serve-auth", 3)
 	askRuns := findSpans(askSpans, "execute_tool run_code", "", "")
 	require.Len(t, askRuns, 1)
-	askWant := map[string]struct {
-		errorType string
-		events    []string
-	}{"1": {"", []string{"asked", "approved"}}, "2": {"DENIED", []string{"asked", "denied"}}}
-	asked := 0
-	for _, s := range askSpans {
-		if s.ParentSpanID != askRuns[0].SpanID {
-			continue
-		}
-		w := askWant[s.attr("gen_ai.tool.call.id")]
-		assert.Equal(t, w.errorType, s.attr("error.type"), s.attr("gen_ai.tool.call.id"))
-		assert.Equal(t, w.events, s.events(), s.attr("gen_ai.tool.call.id"))
-		asked++
-	}
-	assert.Equal(t, 2, asked)
+	checkDecisions(t, askSpans, askRuns[0], map[string]decision{
+		"1": {"", []string{"asked", "approved"}},
+		"2": {"DENIED", []string{"asked", "denied"}},
+	})
 
 	// Denied and asked subcalls, through the library with the same SDK
 	// and OTLP exporter ptc-run uses, decided by the library's own
@@ -368,21 +357,36 @@ func TestObservability_collector(t *testing.T) {
 	lib := col.waitSpans(t, "unknown_service:"+filepath.Base(os.Args[0]), 4)
 	libRuns := findSpans(lib, "execute_tool run_code", "gen_ai.tool.call.id", "lib")
 	require.Len(t, libRuns, 1)
-	want := map[string]struct {
-		errorType string
-		events    []string
-	}{"1": {"", nil}, "2": {"DENIED", []string{"denied"}}, "3": {"", []string{"asked", "approved"}}}
+	checkDecisions(t, lib, libRuns[0], map[string]decision{
+		"1": {"", nil},
+		"2": {"DENIED", []string{"denied"}},
+		"3": {"", []string{"asked", "approved"}},
+	})
+}
+
+// decision is what a subcall's span says of the pipeline's decisions: its
+// error.type and its events, in order.
+type decision struct {
+	errorType string
+	events    []string
+}
+
+// checkDecisions checks the subcall spans under run, by call id, against
+// want: one span for each id, none besides.
+func checkDecisions(t *testing.T, spans []span, run span, want map[string]decision) {
+	t.Helper()
 	got := 0
-	for _, s := range lib {
-		if s.ParentSpanID != libRuns[0].SpanID {
+	for _, s := range spans {
+		if s.ParentSpanID != run.SpanID {
 			continue
 		}
-		w := want[s.attr("gen_ai.tool.call.id")]
-		assert.Equal(t, w.errorType, s.attr("error.type"), s.attr("gen_ai.tool.call.id"))
-		assert.Equal(t, w.events, s.events(), s.attr("gen_ai.tool.call.id"))
+		id := s.attr("gen_ai.tool.call.id")
+		w := want[id]
+		assert.Equal(t, w.errorType, s.attr("error.type"), id)
+		assert.Equal(t, w.events, s.events(), id)
 		got++
 	}
-	assert.Equal(t, 3, got)
+	assert.Equal(t, len(want), got)
 }
 
 // headerTransport adds headers to every request.
