@@ -139,7 +139,7 @@ func (e *Executor) plan(opts RunOptions) *runner.Plan {
 	if d := opts.Deterministic; d != nil {
 		pl.Deterministic = &runner.Deterministic{Start: d.Start, Seed: d.Seed, CallTime: d.CallTime}
 		if d.Start.IsZero() {
-			pl.Deterministic.Start = DefaultStart
+			pl.Deterministic.Start = defaultStart()
 		}
 	}
 	return pl

@@ -113,7 +113,7 @@ func FuzzDecodeRecording(f *testing.F) {
 		Declarations: "declare const tools: {}\n",
 		Tools:        []recording.Tool{{Name: "echo", Parameters: json.RawMessage(`{"type":"object"}`)}},
 		Limits:       host.Limits{}.WithDefaults(),
-		Start:        ptc.DefaultStart, Virtual: true, Reads: []int64{0, 5}, Waits: []int{1, 0},
+		Start:        time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC), Virtual: true, Reads: []int64{0, 5}, Waits: []int{1, 0},
 		Calls: []recording.Call{
 			{Seq: 1, Tool: "echo", Arguments: json.RawMessage(`{"a":"\u2028"}`), Done: true, OK: true, Value: json.RawMessage(`{"a":1}`), Content: []registry.Part{img}, Received: true},
 			{Seq: 2, Tool: "nope", Arguments: json.RawMessage(`{}`), Done: true, Code: "UNKNOWN_TOOL", Message: "no"},

@@ -50,7 +50,7 @@ type RunOptions struct {
 // busy loop
 // that waits for Date.now() to move never ends (it times out).
 type Deterministic struct {
-	// Start is the instant the clock starts at; zero means DefaultStart.
+	// Start is the instant the clock starts at; zero means 2000-01-01T00:00:00Z.
 	Start time.Time
 	// Seed seeds the random source.
 	Seed uint64
@@ -62,9 +62,9 @@ type Deterministic struct {
 	CallTime time.Duration
 }
 
-// DefaultStart is a deterministic run's clock when Deterministic.Start is
-// zero: 2000-01-01T00:00:00Z.
-var DefaultStart = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+// defaultStart is a deterministic run's clock when Deterministic.Start is
+// zero.
+func defaultStart() time.Time { return time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC) }
 
 // limits returns the executor's limits with the options' overrides.
 func (o RunOptions) limits(base Limits) (Limits, error) {

@@ -58,7 +58,7 @@ type Config struct {
 	// that still fit in full, in registry order, and the program finds and
 	// reads them with tools.$search and tools.$describe. Tools with
 	// DeferLoading are declared in short whatever the budget. Zero means
-	// DefaultDeclarationBytes; negative means no budget.
+	// 32 KiB, roughly 8,000 tokens; negative means no budget.
 	DeclarationBytes int
 	// MaxRuns bounds the programs the executor runs at once, across all
 	// its batches (Execute, Run, Replay, Resume): a run beyond it waits,
@@ -70,9 +70,9 @@ type Config struct {
 	MaxRuns int
 }
 
-// DefaultDeclarationBytes is the declarations' budget when
-// Config.DeclarationBytes is zero: 32 KiB, roughly 8,000 tokens.
-const DefaultDeclarationBytes = 32 << 10
+// defaultDeclarationBytes is the declarations' budget when
+// Config.DeclarationBytes is zero.
+const defaultDeclarationBytes = 32 << 10
 
 // Executor runs run_code calls. It is safe for concurrent use.
 type Executor struct {
@@ -124,7 +124,7 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		limits: cfg.Limits.WithDefaults(),
 		key:    bytes.Clone(cfg.ContinuationKey),
 		slots:  admit.NewSlots(cmp.Or(cfg.MaxRuns, DefaultMaxRuns)),
-		sdks:   toolsdk.NewCache(cfg.Pipeline.Registry(), max(cmp.Or(cfg.DeclarationBytes, DefaultDeclarationBytes), -1)),
+		sdks:   toolsdk.NewCache(cfg.Pipeline.Registry(), max(cmp.Or(cfg.DeclarationBytes, defaultDeclarationBytes), -1)),
 	}
 	e.life, e.kill = context.WithCancelCause(context.Background())
 	e.runCode = registry.MustDefine(registry.Spec[runArgs, *host.Outcome]{

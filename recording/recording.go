@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/ptchost/ptc/host"
@@ -415,26 +414,4 @@ func limitsFromWire(w wireLimits) host.Limits {
 		OutputBytes: w.OutputBytes, Subcalls: w.Subcalls, InFlight: w.InFlight, ResultBytes: w.ResultBytes,
 		ErrorBytes: w.ErrorBytes, ArgumentBytes: w.ArgumentBytes, ArgumentDepth: w.ArgumentDepth, Timers: w.Timers,
 	}
-}
-
-// SameJSON reports whether two JSON documents are the same: the same
-// bytes once compacted (the program's arguments are JSON.stringify's,
-// whose member order is the program's), or the same values once decoded,
-// since an encoder may have escaped characters another did not.
-func SameJSON(a, b json.RawMessage) bool {
-	var x, y bytes.Buffer
-	if json.Compact(&x, a) == nil && json.Compact(&y, b) == nil && bytes.Equal(x.Bytes(), y.Bytes()) {
-		return true
-	}
-	va, ea := decodeJSON(a)
-	vb, eb := decodeJSON(b)
-	return ea == nil && eb == nil && reflect.DeepEqual(va, vb)
-}
-
-func decodeJSON(b []byte) (any, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	var v any
-	err := d.Decode(&v)
-	return v, err
 }

@@ -171,7 +171,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		}
 	})
 	if *deterministic {
-		opts.Deterministic = &ptc.Deterministic{Start: ptc.DefaultStart, Seed: *seed}
+		opts.Deterministic = &ptc.Deterministic{Seed: *seed}
 	}
 	if *record != "" {
 		opts.Record = true

@@ -1,2 +1,3 @@
-// Package jsontext scans JSON text without parsing it.
+// Package jsontext scans and compares JSON text: how deeply it nests,
+// without parsing it, and whether two documents are the same.
 package jsontext

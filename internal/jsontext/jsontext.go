@@ -1,6 +1,10 @@
 package jsontext
 
-import "bytes"
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+)
 
 // Depth is how deeply JSON text b nests arrays and objects, counted up to
 // limit: the scan stops at the first bracket that reaches limit and
@@ -50,4 +54,26 @@ func stringEnd(b []byte, start int) int {
 			return i
 		}
 	}
+}
+
+// Same reports whether two JSON documents are the same: the same
+// bytes once compacted (the program's arguments are JSON.stringify's,
+// whose member order is the program's), or the same values once decoded,
+// since an encoder may have escaped characters another did not.
+func Same(a, b []byte) bool {
+	var x, y bytes.Buffer
+	if json.Compact(&x, a) == nil && json.Compact(&y, b) == nil && bytes.Equal(x.Bytes(), y.Bytes()) {
+		return true
+	}
+	va, ea := decodeJSON(a)
+	vb, eb := decodeJSON(b)
+	return ea == nil && eb == nil && reflect.DeepEqual(va, vb)
+}
+
+func decodeJSON(b []byte) (any, error) {
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	var v any
+	err := d.Decode(&v)
+	return v, err
 }

@@ -22,3 +22,19 @@ func TestDepth(t *testing.T) {
 		}
 	}
 }
+
+func TestSame(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		same bool
+	}{
+		{`{"a": 1}`, `{"a":1}`, true},
+		{`{"a":1,"b":2}`, `{"b":2,"a":1}`, true},
+		{`[1, 2]`, `[2, 1]`, false},
+		{`{"a":1}`, `{"a":"1"}`, false},
+	} {
+		if got := Same([]byte(c.a), []byte(c.b)); got != c.same {
+			t.Errorf("Same(%s, %s) = %v", c.a, c.b, got)
+		}
+	}
+}

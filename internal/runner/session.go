@@ -15,6 +15,7 @@ import (
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/abort"
 	"github.com/ptchost/ptc/internal/admit"
+	"github.com/ptchost/ptc/internal/jsontext"
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/recording"
@@ -145,7 +146,7 @@ func (s *session) Answer(c host.Call) (host.Reply, time.Duration, bool, error) {
 			Reason: "the program made a call the recording does not have"})
 	}
 	rc := src.Calls[c.Seq-1]
-	if rc.Tool != c.Name || !recording.SameJSON(rc.Arguments, c.Args) {
+	if rc.Tool != c.Name || !jsontext.Same(rc.Arguments, c.Args) {
 		return host.Reply{}, 0, false, s.diverge(&recording.Divergence{Call: c.Seq,
 			Expected: &recording.CallDesc{Tool: rc.Tool, Arguments: rc.Arguments},
 			Actual:   &recording.CallDesc{Tool: c.Name, Arguments: c.Args},
