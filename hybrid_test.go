@@ -28,7 +28,7 @@ func TestHybrid(t *testing.T) {
 	h := newFixture(t, host.Limits{},
 		callersTool("lookup", registry.CallersDefault),
 		callersTool("confirm", registry.CallersDirect),
-		callersTool("either", registry.CallersBoth),
+		callersTool("either", registry.CallersDirect|registry.CallersProgram),
 		callersTool("crunch", registry.CallersProgram))
 	names := func(ss []registry.ToolSchema) []string {
 		var out []string

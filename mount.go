@@ -148,14 +148,14 @@ func (m *Mounts) Mount(scope registry.Scope, ex ToolExecutor) (unmount func(), e
 func (m *Mounts) Select(agent registry.Scope) (ToolExecutor, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	for s := agent; ; s = s.Parent() {
+	// The agent's scope, its preset's, the deployment: the registry's
+	// layers, nearest first.
+	for _, s := range [...]registry.Scope{agent, {Preset: agent.Preset}, {}} {
 		if me, ok := m.by[s]; ok {
 			return me.ex, nil
 		}
-		if s.IsDeployment() {
-			return nil, fmt.Errorf("%w for %s", ErrNoExecutor, scopeName(agent))
-		}
 	}
+	return nil, fmt.Errorf("%w for %s", ErrNoExecutor, scopeName(agent))
 }
 
 // Describe is the selected executor's Describe; nil when there is none.
@@ -209,7 +209,7 @@ func (m *Mounts) Execute(ctx context.Context, b pipeline.Batch) []*Result {
 }
 
 func scopeName(s registry.Scope) string {
-	if s.IsDeployment() {
+	if s == (registry.Scope{}) {
 		return "the deployment"
 	}
 	return s.String()

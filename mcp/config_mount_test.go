@@ -93,7 +93,7 @@ func TestConfig_referenceServers(t *testing.T) {
 		require.True(t, strings.HasPrefix(name, "fs__read_") || strings.HasPrefix(name, "fs__list_"), name)
 		tool, ok := reg.Get(name, registry.Scope{}, nil)
 		require.True(t, ok)
-		require.True(t, tool.DeferLoading(), name)
+		require.True(t, tool.Schema().DeferLoading, name)
 	}
 	require.Contains(t, fsTools, "fs__read_text_file")
 	_, ok := reg.Get("fs__write_file", registry.Scope{}, nil)
@@ -102,7 +102,7 @@ func TestConfig_referenceServers(t *testing.T) {
 	require.True(t, o.OK(), registry.PlainText(o.Content()))
 	require.Equal(t, "hello from a file", registry.PlainText(o.Content()))
 	evTool, _ := reg.Get("ev__echo", registry.Scope{}, nil)
-	require.False(t, evTool.DeferLoading())
+	require.False(t, evTool.Schema().DeferLoading)
 }
 
 // TestConfig_bearerToken: server-everything over streamable HTTP behind a

@@ -46,8 +46,8 @@ func TestDeclarations_filesystemServer(t *testing.T) {
 				schemas += len(b)
 			}
 			native := 0
-			for _, sc := range reg.Schemas(registry.Scope{}, nil) {
-				b, err := json.Marshal(sc)
+			for _, d := range reg.Definitions(registry.Scope{}, nil) {
+				b, err := json.Marshal(d.Schema())
 				require.NoError(t, err)
 				native += len(b)
 			}
@@ -55,7 +55,7 @@ func TestDeclarations_filesystemServer(t *testing.T) {
 				len(decls), 100*float64(len(decls))/float64(native), native, 100*float64(len(decls))/float64(schemas), schemas)
 			// Every description is kept, and the output types are declared.
 			for _, d := range reg.Definitions(registry.Scope{}, nil) {
-				require.Contains(t, decls, strings.ReplaceAll(d.Description(), "*/", `*\/`)) // as a doc comment writes it
+				require.Contains(t, decls, strings.ReplaceAll(d.Schema().Description, "*/", `*\/`)) // as a doc comment writes it
 			}
 			require.Contains(t, decls, "type FsReadArgs = {\n  path: string;\n  /** If provided, returns only the last N lines of the file */ tail?: number;")
 			require.Contains(t, decls, "fs__read_text_file(args: FsReadArgs): Promise<FsResult>;")

@@ -93,7 +93,7 @@ type Server struct {
 //
 // With opts.Auth each principal gets a view of its own: an SDK server whose
 // run_code is described for, and runs in, the principal's agent scope,
-// which a registry restriction (registry.Matching over its tool patterns)
+// which a registry restriction (registry.Only over its tool patterns)
 // limits to its tools, so that its description, $search, $describe and
 // subcalls know no other tool. Shutdown lifts the restrictions.
 func NewServer(ex *ptc.Executor, opts ServerOptions) *Server {
@@ -117,7 +117,7 @@ func NewServer(ex *ptc.Executor, opts ServerOptions) *Server {
 			p := &c.Principals[i]
 			scope := registry.Scope{Preset: opts.Agent.Preset, Agent: p.Name}
 			// Restrict fails only for the deployment scope.
-			if lift, err := reg.Restrict(scope, registry.Matching(p.Tools...)); err == nil {
+			if lift, err := reg.Restrict(scope, registry.Only(p.Tools...)); err == nil {
 				s.cleanup = append(s.cleanup, lift)
 			}
 			v := s.newView(p.Name, scope, p)

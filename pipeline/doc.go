@@ -25,7 +25,7 @@
 //     [TimeoutPolicy] enforces a tool's declared TimeoutMs.
 //  5. Dispatch: the tool body, with panics recovered; then the value is
 //     checked against the tool's output schema
-//     ([registry.Tool.ValidateOutput]): a mismatch is [CodeToolFailed].
+//     ([registry.Output]): a mismatch is [CodeToolFailed].
 //  6. ProjectContent: the tool's execution-prepared content, or its
 //     rendered output.
 //  7. PostExecute: [PostExecuteListener]s inspect or replace content or

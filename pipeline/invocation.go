@@ -7,7 +7,15 @@ import (
 	"time"
 
 	"github.com/ptchost/ptc/internal/telemetry"
+	"github.com/ptchost/ptc/internal/toolcall"
 	"github.com/ptchost/ptc/registry"
+)
+
+// The execution side of a tool and its prepared call, as the registry's
+// execution lookup ([registry.Registry.Executable]) hands them out.
+type (
+	executable   = toolcall.Tool[*registry.Tool, registry.Part, registry.Exec, registry.Mode]
+	preparedCall = toolcall.Call[registry.Part, registry.Exec, registry.Mode]
 )
 
 // RawCall is one tool call as the model (or a program) emitted it.
@@ -49,8 +57,8 @@ type Invocation struct {
 	name    string
 	token   string
 	tokbuf  [tokenSize]byte // backs token
-	tool    *registry.Tool
-	call    *registry.Call
+	tool    executable      // nil when the lookup failed
+	call    preparedCall    // nil when preparation failed
 	raw     json.RawMessage // frozen copy, only when preparation failed
 	present *presentation   // only for a tool that declares one
 	err     *Error          // preparation failure
@@ -86,7 +94,12 @@ func (inv *Invocation) Agent() registry.Scope { return inv.env.Agent }
 func (inv *Invocation) ToolSet() *registry.ToolSet { return inv.env.ToolSet }
 
 // Tool returns the resolved tool, or nil when the lookup failed.
-func (inv *Invocation) Tool() *registry.Tool { return inv.tool }
+func (inv *Invocation) Tool() *registry.Tool {
+	if inv.tool == nil {
+		return nil
+	}
+	return inv.tool.Tool()
+}
 
 // Arguments returns a copy of the raw arguments.
 func (inv *Invocation) Arguments() json.RawMessage {

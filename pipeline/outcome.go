@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ptchost/ptc/internal/content"
 	"github.com/ptchost/ptc/registry"
 )
 
@@ -30,7 +31,7 @@ type Outcome struct {
 // parts returns the content, rendering it first if it was deferred.
 func (o *Outcome) parts() []registry.Part {
 	if o.rawContent != nil {
-		o.render.Do(func() { o.content = registry.RenderJSON(o.rawContent) })
+		o.render.Do(func() { o.content = o.inv.call.DeferredContent(o.rawContent) })
 	}
 	return o.content
 }
@@ -114,7 +115,7 @@ func (o *Outcome) Images() []registry.Part {
 	if o.err != nil || o.rawContent != nil {
 		return nil // a deferred rendering is one text part
 	}
-	return registry.Images(o.content)
+	return content.Images(o.content)
 }
 
 // PresentResult returns the descriptor the tool's PresentResult made of

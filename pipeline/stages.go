@@ -32,7 +32,7 @@ func (p *Pipeline) prepare(call RawCall, env Env) *Invocation {
 		err = p.checkArguments(call.Name, call.Arguments)
 	}
 	if err == nil {
-		var c *registry.Call
+		var c preparedCall
 		if c, err = inv.tool.Prepare(call.Arguments); err == nil {
 			inv.call = c
 			if t.HasPresentation() {
@@ -180,7 +180,7 @@ func (p *Pipeline) stages(ctx context.Context, h *hooks, inv *Invocation) *Error
 
 // presentCall returns the tool's call presentation descriptor; nil when it
 // declares none or its PresentCall panics.
-func presentCall(c *registry.Call) (d any) {
+func presentCall(c preparedCall) (d any) {
 	defer func() {
 		if recover() != nil {
 			d = nil
@@ -192,7 +192,7 @@ func presentCall(c *registry.Call) (d any) {
 
 // presentResult returns the tool's result presentation descriptor; nil
 // when it declares none, or its PresentResult fails or panics.
-func presentResult(c *registry.Call, value any, content []registry.Part) (d any) {
+func presentResult(c preparedCall, value any, content []registry.Part) (d any) {
 	defer func() {
 		if recover() != nil {
 			d = nil
@@ -405,7 +405,7 @@ func (p *Pipeline) project(inv *Invocation, v any) (content []registry.Part, e *
 }
 
 // deferRender is project for a call whose content may be rendered later
-// (Call.DeferRender), failing as project would.
+// (its DeferRender), failing as project would.
 func (p *Pipeline) deferRender(inv *Invocation, v any) (content []registry.Part, raw json.RawMessage, ok bool, e *Error) {
 	defer func() {
 		if r := recover(); r != nil {

@@ -7,15 +7,15 @@ import (
 )
 
 // TimeoutPolicy returns the execute wrapper that enforces a tool's declared
-// TimeoutMs ([registry.Tool.TimeoutMs]): the body's context is cancelled
+// TimeoutMs ([registry.Spec.TimeoutMs]): the body's context is cancelled
 // when the deadline passes, and the call fails with [CodeToolTimeout] (even
 // if the body, ignoring its context, still returned a value). Tools that
 // declare no timeout pass through. Install it with [Pipeline.Wrap].
 func TimeoutPolicy() Wrapper {
 	return func(ctx context.Context, inv *Invocation, next Next) (any, error) {
 		ms := 0
-		if t := inv.Tool(); t != nil {
-			ms = t.TimeoutMs()
+		if inv.tool != nil {
+			ms = inv.tool.TimeoutMs()
 		}
 		if ms <= 0 {
 			return next(ctx)

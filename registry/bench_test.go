@@ -84,14 +84,14 @@ func BenchmarkResolve(b *testing.B) {
 		if i%10 == 0 {
 			even := i%20 == 0
 			opts = append(opts, registry.When(func(ctx context.Context, s registry.Step) (bool, error) {
-				return even || s.ModelSelection.Model == "big", nil
+				return even || s.Model == "big", nil
 			}))
 		}
 		if _, err := r.Register(t, opts...); err != nil {
 			b.Fatal(err)
 		}
 	}
-	step := registry.Step{Agent: agent, ModelSelection: registry.ModelSelection{Provider: "x", Model: "small"}}
+	step := registry.Step{Agent: agent, Provider: "x", Model: "small"}
 	ctx := context.Background()
 	b.ReportAllocs()
 	for b.Loop() {

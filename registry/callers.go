@@ -1,8 +1,9 @@
 package registry
 
 // Callers says who may call a tool, as Anthropic's and OpenAI's
-// allowed_callers do: the model directly, programs (through run_code), or
-// both.
+// allowed_callers do: the model directly ([CallersDirect]), programs
+// through run_code ([CallersProgram]), or both
+// (CallersDirect|CallersProgram).
 type Callers uint8
 
 const (
@@ -13,8 +14,6 @@ const (
 	CallersDirect Callers = 1 << iota
 	// CallersProgram: programs call the tool through the SDK.
 	CallersProgram
-	// CallersBoth: either.
-	CallersBoth = CallersDirect | CallersProgram
 )
 
 // Direct reports whether the model may call the tool directly when the
@@ -34,19 +33,4 @@ func (c Callers) Program(def bool) bool {
 		return def
 	}
 	return c&CallersProgram != 0
-}
-
-// String returns "default", "direct", "program" or "direct+program".
-func (c Callers) String() string {
-	switch c {
-	case CallersDefault:
-		return "default"
-	case CallersDirect:
-		return "direct"
-	case CallersProgram:
-		return "program"
-	case CallersBoth:
-		return "direct+program"
-	}
-	return "Callers(?)"
 }

@@ -43,18 +43,6 @@ type Part struct {
 	Attribution *Attribution
 }
 
-// Images returns the image parts of parts, in order, or nil (without
-// allocating) when there are none.
-func Images(parts []Part) []Part {
-	var images []Part
-	for _, p := range parts {
-		if p.Type == PartImage {
-			images = append(images, p)
-		}
-	}
-	return images
-}
-
 // TextPart returns a text part.
 func TextPart(text string) Part { return Part{Type: PartText, Text: text} }
 

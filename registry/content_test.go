@@ -38,17 +38,3 @@ func TestPart_JSON(t *testing.T) {
 	require.Error(t, json.Unmarshal([]byte(`{"type":"audio","data":""}`), &p))
 	require.Error(t, json.Unmarshal([]byte(`{"type":"text"}`), &p))
 }
-
-func TestImages(t *testing.T) {
-	img := registry.ImagePart("image/png", []byte{1})
-	parts := []registry.Part{registry.TextPart("a"), img, registry.TextPart("b"), img}
-	if got := registry.Images(parts); len(got) != 2 || got[0].Type != registry.PartImage || got[1].Type != registry.PartImage {
-		t.Fatalf("Images = %v", got)
-	}
-	if got := registry.Images([]registry.Part{registry.TextPart("a")}); got != nil {
-		t.Fatalf("Images of text only = %v, want nil", got)
-	}
-	if n := testing.AllocsPerRun(100, func() { registry.Images(parts[:1]) }); n != 0 {
-		t.Fatalf("%v allocations without images", n)
-	}
-}

@@ -35,8 +35,8 @@
 // the default: in its decoded arguments, and for a [RawSpec] in the
 // arguments passed to Execute. Defaults are found through object
 // properties and array items, in DSL schemas and raw ones alike (not
-// through $ref, oneOf, anyOf or allOf). [Call.Arguments] and
-// [Exec.Arguments] stay as the model sent them.
+// through $ref, oneOf, anyOf or allOf). [Exec.Arguments], and the
+// arguments the pipeline records, stay as the model sent them.
 //
 // # Schemas and validation
 //
@@ -44,11 +44,13 @@
 // [Array], [Object], [JSON], [OneOf]) projects to JSON Schema draft 2020-12
 // with [Schema.MarshalJSON], which generators (the SDK, MCP) read.
 // [Define] compiles the projection once with
-// github.com/santhosh-tekuri/jsonschema/v6. [Tool.Prepare] parses the
-// arguments (duplicate object keys are rejected), validates them and decodes
-// them; every failure is an [*Error] of kind [ErrInvalidArguments] and, for
-// schema violations, structured [Issue]s. Unknown properties are rejected
-// only by a [Schema.Strict] object.
+// github.com/santhosh-tekuri/jsonschema/v6. Every call's arguments are
+// parsed (duplicate object keys are rejected), validated and decoded before
+// the body runs; every failure is an [*Error] of kind [ErrInvalidArguments]
+// and, for schema violations, structured [Issue]s. Unknown properties are
+// rejected only by a [Schema.Strict] object. A value that does not match
+// the tool's output schema is an [*Error] of kind [ErrInvalidOutput], with
+// Issues too.
 //
 // # Scopes, restrictions and tool sets
 //
@@ -57,7 +59,9 @@
 // restriction rules and for the stable listing order. Conditional
 // registrations ([When]) are admitted per model step by [Registry.Resolve],
 // which returns a [ToolSet]; [Registry.Executable] is the lookup every call,
-// including run_code subcalls, goes through.
+// including run_code subcalls, goes through (it is package pipeline's seam:
+// its result is the pipeline's machinery). [Registry.Get] and
+// [Registry.Definitions] inspect what a scope, or a set, sees.
 //
 // [Registry.Subscribe] reports changes of the visible tools so prompt
 // assembly can rebuild what it caches.
@@ -65,5 +69,5 @@
 // The registry enforces no timeouts, policies or cancellation results: those
 // belong to the pipeline package, which declares the error codes and turns
 // the registry's failures ([ErrUnknownTool], [ErrInvalidArguments],
-// [ErrActivationFailed]) into them.
+// [ErrActivationFailed], [ErrInvalidOutput]) into them.
 package registry

@@ -23,92 +23,52 @@ var (
 	// an error or panicked) while a tool set was being resolved.
 	ErrActivationFailed = errors.New("tool activation failed")
 
-	// ErrConditional is wrapped when a conditional tool is looked up for
-	// execution without a resolved [ToolSet].
-	ErrConditional = errors.New("conditional tool requires a resolved tool set")
 	// ErrStaleToolSet is wrapped when a resolved [ToolSet] refuses a call
 	// because the admitted registration was disposed, replaced by a same-name
-	// registration, or hidden by a newer restriction.
+	// registration, or hidden by a newer restriction: resolve a new set.
 	ErrStaleToolSet = errors.New("tool set is stale")
-	// ErrToolSetDisposed is wrapped when a disposed [ToolSet] is used.
-	ErrToolSetDisposed = errors.New("tool set is disposed")
 	// ErrInvalidDefinition is wrapped by [Define] and [ParseJSONSchema] when a
 	// definition or schema is malformed.
 	ErrInvalidDefinition = errors.New("invalid tool definition")
-	// ErrInvalidScope is returned for a scope that cannot be used where given.
-	ErrInvalidScope = errors.New("invalid scope")
-	// ErrInvalidOutput is matched by every [*OutputError]: a tool returned a
-	// value that does not match its declared output schema.
+	// ErrInvalidOutput is the kind of the [*Error] of a tool that returned
+	// a value that is not JSON or does not match its declared output
+	// schema.
 	ErrInvalidOutput = errors.New("result does not match the output schema")
 )
 
-// OutputError is the error of [Tool.ValidateOutput]: the value a tool
-// returned is not JSON, or does not match the tool's declared output
-// schema. It matches [ErrInvalidOutput] with [errors.Is].
-type OutputError struct {
-	// Tool is the model-facing name of the tool.
-	Tool string
-	// Issues lists the schema violations, their paths inside the value; it
-	// is empty when the value is not JSON.
-	Issues []Issue
-	// Err is the underlying cause when the value is not JSON, or when the
-	// validator could not decide; else nil.
-	Err error
+// The reasons wrapped inside an [*Error] of kind [ErrUnknownTool] that are
+// mistakes of the host rather than outcomes to branch on; the registry's
+// messages name them.
+var (
+	// errConditional is wrapped when a conditional tool is looked up for
+	// execution without a resolved [ToolSet].
+	errConditional = errors.New("conditional tool requires a resolved tool set")
+	// errToolSetDisposed is wrapped when a disposed [ToolSet] is used.
+	errToolSetDisposed = errors.New("tool set is disposed")
+)
 
-	notJSON bool
-}
-
-// Error implements error. It names the tool and, for every violation,
-// where it is and what the schema expected there.
-func (e *OutputError) Error() string {
-	var sb strings.Builder
-	sb.WriteString(`tool "`)
-	sb.WriteString(e.Tool)
-	sb.WriteString(`" returned a result that `)
-	if len(e.Issues) == 0 {
-		if e.notJSON {
-			sb.WriteString("is not JSON")
-		} else {
-			sb.WriteString("could not be checked against its output schema")
-		}
-		if e.Err != nil {
-			sb.WriteString(": ")
-			sb.WriteString(e.Err.Error())
-		}
-		return sb.String()
-	}
-	sb.WriteString("does not match its output schema")
-	for i, is := range e.Issues {
-		if i == 0 {
-			sb.WriteString(": ")
-		} else {
-			sb.WriteString("; ")
-		}
-		sb.WriteString(is.String())
-	}
-	return sb.String()
-}
-
-// Unwrap returns the underlying cause, if any.
-func (e *OutputError) Unwrap() error { return e.Err }
-
-// Is reports whether target is [ErrInvalidOutput].
-func (e *OutputError) Is(target error) bool { return target == ErrInvalidOutput }
+// errInvalidScope is returned for a scope that cannot be used where given:
+// [Registry.Restrict] on the deployment.
+var errInvalidScope = errors.New("invalid scope")
 
 // Error is the typed error the registry returns where a caller branches on
 // the outcome of a call: its Kind is what the pipeline turns into an error
 // code. Use [errors.As] to get it, or [errors.Is] with a sentinel.
 type Error struct {
-	// Kind classifies the failure: ErrUnknownTool, ErrInvalidArguments or
-	// ErrActivationFailed.
+	// Kind classifies the failure: ErrUnknownTool, ErrInvalidArguments,
+	// ErrActivationFailed or ErrInvalidOutput.
 	Kind error
 	// Tool is the model-facing name of the tool concerned, if any.
 	Tool string
-	// Issues lists the schema violations for [ErrInvalidArguments]; it is
-	// empty when the arguments were not well-formed JSON.
+	// Issues lists the schema violations for [ErrInvalidArguments] and
+	// [ErrInvalidOutput], their paths inside the arguments or the value; it
+	// is empty when the arguments or the value were not well-formed JSON.
 	Issues []Issue
-	// Err is the underlying cause.
+	// Err is the underlying cause. For ErrInvalidOutput it is set only
+	// when the value is not JSON or the validator could not decide.
 	Err error
+
+	notJSON bool // ErrInvalidOutput: the value is not JSON
 }
 
 // Issue is one structured validation failure.
@@ -126,8 +86,8 @@ type Issue struct {
 	Message string
 }
 
-// String formats the issue as `at "/path": message`.
-func (i Issue) String() string {
+// text formats the issue as `at "/path": message`.
+func (i Issue) text() string {
 	return "at " + quotePath(i.Path) + ": " + i.Message
 }
 
@@ -138,8 +98,12 @@ func quotePath(p string) string {
 	return `"` + p + `"`
 }
 
-// Error implements error.
+// Error implements error. An ErrInvalidOutput error names the tool and,
+// for every violation, where it is and what the schema expected there.
 func (e *Error) Error() string {
+	if e.Kind == ErrInvalidOutput {
+		return e.outputError()
+	}
 	var sb strings.Builder
 	if e.Tool != "" {
 		sb.WriteString(`tool "`)
@@ -151,15 +115,43 @@ func (e *Error) Error() string {
 	} else {
 		sb.WriteString(e.Kind.Error())
 	}
-	for i, is := range e.Issues {
+	writeIssues(&sb, e.Issues)
+	return sb.String()
+}
+
+// outputError is the message of an ErrInvalidOutput error.
+func (e *Error) outputError() string {
+	var sb strings.Builder
+	sb.WriteString(`tool "`)
+	sb.WriteString(e.Tool)
+	sb.WriteString(`" returned a result that `)
+	if len(e.Issues) == 0 {
+		if e.notJSON {
+			sb.WriteString("is not JSON")
+		} else {
+			sb.WriteString("could not be checked against its output schema")
+		}
+		if e.Err != nil {
+			sb.WriteString(": ")
+			sb.WriteString(e.Err.Error())
+		}
+		return sb.String()
+	}
+	sb.WriteString("does not match its output schema")
+	writeIssues(&sb, e.Issues)
+	return sb.String()
+}
+
+// writeIssues appends ": issue; issue; ..." to sb.
+func writeIssues(sb *strings.Builder, issues []Issue) {
+	for i, is := range issues {
 		if i == 0 {
 			sb.WriteString(": ")
 		} else {
 			sb.WriteString("; ")
 		}
-		sb.WriteString(is.String())
+		sb.WriteString(is.text())
 	}
-	return sb.String()
 }
 
 // Unwrap returns the underlying cause.

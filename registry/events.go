@@ -21,24 +21,9 @@ const (
 	ChangeUnrestricted
 )
 
-// String returns the kind's lower-case name.
-func (k ChangeKind) String() string {
-	switch k {
-	case ChangeRegistered:
-		return "registered"
-	case ChangeDisposed:
-		return "disposed"
-	case ChangeRestricted:
-		return "restricted"
-	case ChangeUnrestricted:
-		return "unrestricted"
-	}
-	return "unknown"
-}
-
 // Change tells a subscriber that the visible tools of Scope, and so of every
-// scope it contains (see [Scope.Contains]), may have changed. Prompt
-// assemblies cached for those scopes should be rebuilt.
+// scope beneath it, may have changed. Prompt assemblies cached for those
+// scopes should be rebuilt.
 type Change struct {
 	// Seq increases with every change of the registry. Subscribers are
 	// called outside the registry's lock, so concurrent changes may arrive

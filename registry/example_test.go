@@ -3,7 +3,6 @@ package registry_test
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/ptchost/ptc/registry"
@@ -28,41 +27,11 @@ func ExampleDefine() {
 		Parallel: true,
 	})
 
-	call, err := weather.Prepare(json.RawMessage(`{"city":"Paris"}`))
-	if err != nil {
-		panic(err)
-	}
-	v, _ := call.Execute(context.Background(), &registry.Exec{CallID: "1"})
-	content, _ := call.Render(v)
-	fmt.Println(call.Mode())
-	fmt.Println(content[0].Text)
+	// What the model sees of the tool.
+	b, _ := json.Marshal(weather.Schema())
+	fmt.Println(string(b))
 	// Output:
-	// parallel
-	// {
-	//   "city": "Paris",
-	//   "temp": 21,
-	//   "unit": "c"
-	// }
-}
-
-func ExampleTool_Prepare_invalid() {
-	weather := registry.MustDefine(registry.RawSpec{
-		Name:       "get_weather",
-		Parameters: registry.Object(registry.Required("city", registry.String())),
-		Execute:    func(context.Context, json.RawMessage, *registry.Exec) (any, error) { return nil, nil },
-	})
-	_, err := weather.Prepare(json.RawMessage(`{"city":7}`))
-	var e *registry.Error
-	if errors.As(err, &e) {
-		fmt.Println(e.Kind, e.Issues[0].Path, e.Issues[0].Expected)
-	}
-	fmt.Println(err)
-	_, err = weather.Prepare(json.RawMessage(`{"city":"a","city":"b"}`))
-	fmt.Println(err)
-	// Output:
-	// invalid arguments /city string
-	// tool "get_weather": invalid arguments: at "/city": got number, want string
-	// tool "get_weather": invalid arguments: invalid JSON at offset 12: duplicate object key "city"
+	// {"name":"get_weather","description":"Current weather for a city.","parameters":{"type":"object","properties":{"city":{"type":"string","description":"City name"},"unit":{"type":"string","enum":["c","f"],"default":"c"}},"required":["city"]}}
 }
 
 func ExampleSchema_MarshalJSON() {
@@ -92,17 +61,17 @@ func ExampleRegistry_Restrict() {
 	r.Register(exampleTool("comment"), registry.In(agent))
 
 	lift, _ := r.Restrict(agent, registry.Only("read_file"))
-	for _, s := range r.Schemas(agent, nil) {
-		fmt.Println(s.Name)
+	for _, t := range r.Definitions(agent, nil) {
+		fmt.Println(t.Name())
 	}
-	_, err := r.Executable("write_file", agent, nil)
-	fmt.Println(err)
+	_, ok := r.Get("write_file", agent, nil)
+	fmt.Println(ok)
 	lift()
-	fmt.Println(len(r.Schemas(agent, nil)))
+	fmt.Println(len(r.Definitions(agent, nil)))
 	// Output:
 	// read_file
 	// comment
-	// tool "write_file": unknown tool in agent coding/reviewer
+	// false
 	// 3
 }
 
@@ -110,35 +79,36 @@ func ExampleRegistry_Resolve() {
 	r := registry.New()
 	r.Register(exampleTool("search"))
 	r.Register(exampleTool("think_hard"), registry.When(func(ctx context.Context, s registry.Step) (bool, error) {
-		return s.ModelSelection.ReasoningEffort == "high", nil
+		return s.ReasoningEffort == "high", nil
 	}))
 
 	ctx := context.Background()
 	agent := registry.Scope{Agent: "main"}
 	for _, effort := range []string{"low", "high"} {
-		set, err := r.Resolve(ctx, registry.Step{Agent: agent, ModelSelection: registry.ModelSelection{Model: "m", ReasoningEffort: effort}})
+		set, err := r.Resolve(ctx, registry.Step{Agent: agent, Model: "m", ReasoningEffort: effort})
 		if err != nil {
 			panic(err)
 		}
-		_, err = r.Executable("think_hard", agent, set)
-		outcome := "callable"
-		if err != nil {
-			outcome = fmt.Sprint(errors.Is(err, registry.ErrUnknownTool))
+		var names []string
+		for _, t := range r.Definitions(agent, set) {
+			names = append(names, t.Name())
 		}
-		fmt.Println(effort, set.Names(), outcome)
+		_, ok := r.Get("think_hard", agent, set)
+		fmt.Println(effort, names, ok)
 		set.Dispose()
 	}
-	_, err := r.Executable("think_hard", agent, nil)
-	fmt.Println(err)
+	// Without a resolved set, a conditional tool is not offered.
+	fmt.Println(len(r.Definitions(agent, nil)))
 	// Output:
-	// low [search] true
-	// high [search think_hard] callable
-	// tool "think_hard": conditional tool requires a resolved tool set
+	// low [search] false
+	// high [search think_hard] true
+	// 1
 }
 
 func ExampleRegistry_Subscribe() {
 	r := registry.New()
-	r.Subscribe(func(c registry.Change) { fmt.Println(c.Kind, c.Scope, c.Tool) })
+	kinds := map[registry.ChangeKind]string{registry.ChangeRegistered: "registered", registry.ChangeDisposed: "disposed"}
+	r.Subscribe(func(c registry.Change) { fmt.Println(kinds[c.Kind], c.Scope, c.Tool) })
 	dispose, _ := r.Register(exampleTool("search"), registry.In(registry.Scope{Preset: "p"}))
 	dispose()
 	// Output:

@@ -63,3 +63,51 @@ func (p Property) Schema() *Schema { return p.schema }
 
 // Required reports whether the property must be present.
 func (p Property) Required() bool { return p.required }
+
+// The execution side of a tool, which package pipeline reaches through
+// Registry.Executable (see internal/toolcall), with its concrete types, and
+// what else only this package reads, for this package's tests.
+
+// Call is a prepared call.
+type Call = call
+
+// Prepare is the execution side's Prepare, returning the concrete call.
+func (t *Tool) Prepare(raw json.RawMessage) (*Call, error) { return t.prepare(raw) }
+
+// Validate checks raw arguments against the parameter schema without
+// decoding them.
+func (t *Tool) Validate(raw json.RawMessage) error {
+	_, err := validateArgs(t.name, t.fast, t.validator, raw)
+	return err
+}
+
+// ValidateOutput is the execution side's ValidateOutput.
+func (t *Tool) ValidateOutput(value any) error { return t.validateOutput(value) }
+
+// Parameters returns the parameter schema.
+func (t *Tool) Parameters() *Schema { return t.params }
+
+// TimeoutMs is the execution side's TimeoutMs.
+func (t *Tool) TimeoutMs() int { return (*executable)(t).TimeoutMs() }
+
+// HasPresentation is the execution side's HasPresentation.
+func (t *Tool) HasPresentation() bool { return (*executable)(t).HasPresentation() }
+
+// Names returns the admitted tool names in registration order.
+func (s *ToolSet) Names() []string {
+	out := make([]string, len(s.tools))
+	for i, e := range s.tools {
+		out[i] = e.tool.name
+	}
+	return out
+}
+
+// Step returns the step the set was resolved for.
+func (s *ToolSet) Step() Step { return s.step }
+
+// The sentinels wrapped for the host's mistakes.
+var (
+	ErrConditional     = errConditional
+	ErrToolSetDisposed = errToolSetDisposed
+	ErrInvalidScope    = errInvalidScope
+)

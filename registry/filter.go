@@ -2,7 +2,7 @@ package registry
 
 import (
 	"path"
-	"slices"
+	"strings"
 )
 
 // Filter is an allow or deny mask over tool names, applied by
@@ -11,37 +11,37 @@ type Filter struct {
 	allow    bool
 	names    map[string]struct{}
 	list     []string
-	patterns []string // globs (path.Match), for Matching
+	patterns []string // globs (path.Match)
 }
 
-// Only returns a mask that lets only the named tools through. (It was
-// Allow, a name that read like pipeline.Allow, a policy decision.)
-func Only(names ...string) Filter { return newFilter(true, names) }
+// Only returns a mask that lets through only the tools named by one of
+// patterns: a tool's name, or a glob (path.Match syntax: *, ?, [a-z]; a
+// malformed pattern matches nothing), which covers tools registered after
+// the mask too. It is how a caller limited to some tools (an agent, a
+// principal of ptc-run serve) is given them.
+func Only(patterns ...string) Filter { return newFilter(true, patterns) }
 
-// Except returns a mask that hides the named tools.
-func Except(names ...string) Filter { return newFilter(false, names) }
+// Except returns a mask that hides the tools named by one of patterns
+// (names or globs, as for [Only]).
+func Except(patterns ...string) Filter { return newFilter(false, patterns) }
 
-// Matching returns a mask that lets through only the tools whose names
-// match one of the glob patterns (path.Match syntax: *, ?, [a-z]; a
-// malformed pattern matches nothing). It is how a caller limited to some
-// tools (an agent, a principal of ptc-run serve) is given them, and it
-// covers tools registered after it.
-func Matching(patterns ...string) Filter {
-	f := newFilter(true, nil)
-	f.patterns = slices.Clone(patterns)
-	return f
-}
-
-func newFilter(allow bool, names []string) Filter {
-	f := Filter{allow: allow, names: make(map[string]struct{}, len(names)), list: slices.Clone(names)}
-	for _, n := range names {
-		f.names[n] = struct{}{}
+// newFilter sorts patterns into names, looked up in a map, and globs: a
+// pattern without glob syntax matches exactly itself.
+func newFilter(allow bool, patterns []string) Filter {
+	f := Filter{allow: allow, names: make(map[string]struct{}, len(patterns))}
+	for _, p := range patterns {
+		if strings.ContainsAny(p, `*?[\`) {
+			f.patterns = append(f.patterns, p)
+			continue
+		}
+		f.names[p] = struct{}{}
+		f.list = append(f.list, p)
 	}
 	return f
 }
 
-// Allows reports whether the mask lets the named tool through.
-func (f Filter) Allows(name string) bool {
+// allows reports whether the mask lets the named tool through.
+func (f Filter) allows(name string) bool {
 	_, listed := f.names[name]
 	for _, p := range f.patterns {
 		if listed {
@@ -51,9 +51,3 @@ func (f Filter) Allows(name string) bool {
 	}
 	return listed == f.allow
 }
-
-// IsAllow reports whether f is an allow mask (else a deny mask).
-func (f Filter) IsAllow() bool { return f.allow }
-
-// Names returns a copy of the names the mask lists (not its patterns).
-func (f Filter) Names() []string { return slices.Clone(f.list) }

@@ -2,9 +2,12 @@ package registry
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/ptchost/ptc/internal/toolcall"
 )
 
 // Registry holds tools in scoped layers. It is safe for concurrent use.
@@ -19,10 +22,9 @@ import (
 // intersect, and tools registered in the restricted scope or beneath it
 // stay visible.
 //
-// Order: every listing ([Registry.Definitions], [Registry.Schemas],
-// [ToolSet.Names]) is in registration order of the visible registrations,
-// so the model-facing schema prefix stays byte-identical while nothing
-// changes. A same-name replacement moves the name to the end.
+// Order: [Registry.Definitions] lists in registration order of the visible
+// registrations, so the model-facing schema prefix stays byte-identical
+// while nothing changes. A same-name replacement moves the name to the end.
 type Registry struct {
 	mu     sync.RWMutex
 	seq    uint64 // last registration, restriction or change sequence number
@@ -43,7 +45,7 @@ type entry struct {
 	scope    Scope
 	depth    int // index of scope in its own path
 	seq      uint64
-	cond     Condition
+	cond     condition
 	disposed bool // guarded by Registry.mu
 }
 
@@ -62,15 +64,25 @@ type Option func(*options)
 
 type options struct {
 	scope Scope
-	cond  Condition
+	cond  condition
 }
 
 // In registers the tool in scope instead of the deployment.
 func In(scope Scope) Option { return func(o *options) { o.scope = scope } }
 
 // When makes the registration conditional: it is visible to prompt assembly
-// and executable only through a [ToolSet] whose resolution found cond true.
-func When(cond Condition) Option { return func(o *options) { o.cond = cond } }
+// and executable only through a [ToolSet] whose resolution found cond true
+// for the step ([Registry.Resolve]).
+//
+// cond must observe ctx, and must not register tools, restrict scopes or do
+// tool work. (Nothing refuses such changes: resolution works on a snapshot,
+// so a change made while a condition runs, by it or by anyone else, is one
+// made after the snapshot, and the resolved set treats it so.) Returning an
+// error (or panicking) fails the resolution with kind
+// [ErrActivationFailed]; it is not the same as returning false.
+func When(cond func(ctx context.Context, step Step) (bool, error)) Option {
+	return func(o *options) { o.cond = cond }
+}
 
 // Register adds t to the registry (the deployment scope unless [In] says
 // otherwise) and returns the function that disposes the registration;
@@ -133,8 +145,8 @@ func (r *Registry) dispose(e *entry) {
 // Like [Registry.Register], Restrict is allowed while a [Registry.Resolve]
 // evaluates conditions: a set it returns refuses the tools the mask hides.
 func (r *Registry) Restrict(scope Scope, f Filter) (lift func(), err error) {
-	if scope.IsDeployment() {
-		return nil, fmt.Errorf("restrict: %w: the deployment inherits no tools", ErrInvalidScope)
+	if scope == (Scope{}) {
+		return nil, fmt.Errorf("restrict: %w: the deployment inherits no tools", errInvalidScope)
 	}
 	r.mu.Lock()
 	r.seq++
@@ -186,7 +198,7 @@ func (r *Registry) masked(path []Scope, depth int, name string) bool {
 			continue
 		}
 		for _, res := range l.restrictions {
-			if !res.filter.Allows(name) {
+			if !res.filter.allows(name) {
 				return true
 			}
 		}
@@ -276,7 +288,8 @@ func (r *Registry) Get(name string, scope Scope, set *ToolSet) (*Tool, bool) {
 }
 
 // Definitions returns the tools a call from scope can run, in registration
-// order: what prompt assembly and SDK generation offer the model.
+// order: what prompt assembly and SDK generation offer the model (each
+// tool's [Tool.Schema] is its model-facing projection).
 //
 // Without a set it lists the registered definitions that
 // [Registry.Executable] admits without a set: conditional registrations are
@@ -305,26 +318,31 @@ func (r *Registry) Definitions(scope Scope, set *ToolSet) []*Tool {
 	return out
 }
 
-// Schemas returns the model-facing schemas of [Registry.Definitions], in the
-// same order: names, descriptions and parameters only, no execute functions.
-func (r *Registry) Schemas(scope Scope, set *ToolSet) []ToolSchema {
-	defs := r.Definitions(scope, set)
-	out := make([]ToolSchema, len(defs))
-	for i, t := range defs {
-		out[i] = t.Schema()
-	}
-	return out
-}
-
-// Executable is the execution lookup: it returns the tool a call to name
+// Executable is the execution lookup that every call, including a
+// program's subcalls, goes through: it returns the tool a call to name
 // from scope may run. With a set it admits only the registration the set
 // admitted for its exact scope, and refuses it (wrapping [ErrStaleToolSet])
 // once that registration was disposed, replaced by a newer same-name
 // registration, or hidden by a restriction; a disposed set refuses every
-// call. Without a set conditional registrations are excluded (wrapping
-// [ErrConditional] when only a conditional one exists). Every refusal is an
-// [*Error] of kind [ErrUnknownTool].
-func (r *Registry) Executable(name string, scope Scope, set *ToolSet) (*Tool, error) {
+// call. Without a set conditional registrations are excluded. Every
+// refusal is an [*Error] of kind [ErrUnknownTool].
+//
+// Executable is package pipeline's seam: it returns the execution side of
+// the tool (validation, decoding, the body, rendering), whose type is
+// declared in an internal package (internal/toolcall) because it is the
+// pipeline's machinery, not this package's API. Outside this module, run
+// calls with package pipeline and inspect tools with [Registry.Get] and
+// [Registry.Definitions].
+func (r *Registry) Executable(name string, scope Scope, set *ToolSet) (toolcall.Tool[*Tool, Part, Exec, Mode], error) {
+	t, err := r.executable(name, scope, set)
+	if err != nil {
+		return nil, err
+	}
+	return (*executable)(t), nil
+}
+
+// executable is the execution lookup of [Registry.Executable].
+func (r *Registry) executable(name string, scope Scope, set *ToolSet) (*Tool, error) {
 	if set != nil {
 		return set.executable(r, scope, name)
 	}
@@ -334,7 +352,7 @@ func (r *Registry) Executable(name string, scope Scope, set *ToolSet) (*Tool, er
 		return e.tool, nil
 	}
 	if r.lookup(name, scope, true) != nil {
-		return nil, &Error{Kind: ErrUnknownTool, Tool: name, Err: ErrConditional}
+		return nil, &Error{Kind: ErrUnknownTool, Tool: name, Err: errConditional}
 	}
 	return nil, unknown(name, scope)
 }

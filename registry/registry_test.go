@@ -41,6 +41,28 @@ func names(tools []*registry.Tool) []string {
 	return out
 }
 
+// executable is the execution lookup's tool.
+func executable(r *registry.Registry, name string, scope registry.Scope, set *registry.ToolSet) (*registry.Tool, error) {
+	x, err := r.Executable(name, scope, set)
+	if err != nil {
+		return nil, err
+	}
+	return x.Tool(), nil
+}
+
+// toolSchemas is the model-facing projection of the definitions.
+func toolSchemas(r *registry.Registry, scope registry.Scope, set *registry.ToolSet) []registry.ToolSchema {
+	defs := r.Definitions(scope, set)
+	out := make([]registry.ToolSchema, len(defs))
+	for i, t := range defs {
+		out[i] = t.Schema()
+	}
+	return out
+}
+
+// condition is what When takes.
+type condition = func(ctx context.Context, step registry.Step) (bool, error)
+
 func is(t *testing.T, want *registry.Tool, got *registry.Tool, ok bool) {
 	t.Helper()
 	assert.True(t, ok)
@@ -56,7 +78,7 @@ func TestRegistry_Register_MakesVisible(t *testing.T) {
 		got, ok := r.Get("a", s, nil)
 		is(t, a, got, ok)
 		assert.Equal(t, []string{"a"}, names(r.Definitions(s, nil)), s.String())
-		ex, err := r.Executable("a", s, nil)
+		ex, err := executable(r, "a", s, nil)
 		require.NoError(t, err)
 		assert.Same(t, a, ex)
 	}
@@ -103,7 +125,7 @@ func TestRegistry_Register_SameNameReplacement(t *testing.T) {
 	d2 := register(t, r, v2)
 	got, ok := r.Get("x", registry.Scope{}, nil)
 	is(t, v2, got, ok)
-	assert.Len(t, r.Schemas(registry.Scope{}, nil), 1)
+	assert.Len(t, toolSchemas(r, registry.Scope{}, nil), 1)
 	d2()
 	d2() // idempotent
 	got, ok = r.Get("x", registry.Scope{}, nil)
@@ -111,7 +133,7 @@ func TestRegistry_Register_SameNameReplacement(t *testing.T) {
 	d1()
 	_, ok = r.Get("x", registry.Scope{}, nil)
 	assert.False(t, ok)
-	_, err := r.Executable("x", registry.Scope{}, nil)
+	_, err := executable(r, "x", registry.Scope{}, nil)
 	assert.ErrorIs(t, err, registry.ErrUnknownTool)
 	assert.ErrorIs(t, err, registry.ErrUnknownTool)
 }
@@ -131,11 +153,13 @@ func TestRegistry_Restrict(t *testing.T) {
 		{"masks intersect", []registry.Filter{registry.Only("a", "b"), registry.Only("b", "c")}, []string{"b", "mine"}},
 		{"allow and deny intersect", []registry.Filter{registry.Only("a", "b"), registry.Except("a")}, []string{"b", "mine"}},
 		{"scoped registrations stay visible", []registry.Filter{registry.Only()}, []string{"mine"}},
-		{"patterns", []registry.Filter{registry.Matching("[ab]", "z*")}, []string{"a", "b", "mine"}},
-		{"pattern star", []registry.Filter{registry.Matching("*")}, []string{"a", "b", "c", "mine"}},
-		{"no pattern", []registry.Filter{registry.Matching()}, []string{"mine"}},
-		{"malformed pattern matches nothing", []registry.Filter{registry.Matching("[", "c")}, []string{"c", "mine"}},
-		{"patterns and a deny mask", []registry.Filter{registry.Matching("*"), registry.Except("c")}, []string{"a", "b", "mine"}},
+		{"patterns", []registry.Filter{registry.Only("[ab]", "z*")}, []string{"a", "b", "mine"}},
+		{"pattern star", []registry.Filter{registry.Only("*")}, []string{"a", "b", "c", "mine"}},
+		{"no pattern", []registry.Filter{registry.Only()}, []string{"mine"}},
+		{"malformed pattern matches nothing", []registry.Filter{registry.Only("[", "c")}, []string{"c", "mine"}},
+		{"patterns and a deny mask", []registry.Filter{registry.Only("*"), registry.Except("c")}, []string{"a", "b", "mine"}},
+		{"deny pattern", []registry.Filter{registry.Except("[ab]")}, []string{"c", "mine"}},
+		{"names and patterns together", []registry.Filter{registry.Only("a", "c*")}, []string{"a", "c", "mine"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -154,7 +178,7 @@ func TestRegistry_Restrict(t *testing.T) {
 			assert.Equal(t, []string{"a", "b", "c"}, names(r.Definitions(preset, nil)), "other scopes are unaffected")
 			assert.Equal(t, []string{"a", "b", "c"}, names(r.Definitions(other, nil)))
 			for _, n := range []string{"a", "b", "c"} {
-				_, err := r.Executable(n, agent, nil)
+				_, err := executable(r, n, agent, nil)
 				assert.Equal(t, contains(tc.want, n), err == nil, n)
 			}
 			for _, lift := range lifts {
@@ -196,10 +220,10 @@ func TestRegistry_Schemas_StableRegistrationOrder(t *testing.T) {
 		register(t, r, tool(t, n))
 	}
 	register(t, r, tool(t, "agent_tool"), registry.In(agent))
-	first, err := json.Marshal(r.Schemas(agent, nil))
+	first, err := json.Marshal(toolSchemas(r, agent, nil))
 	require.NoError(t, err)
 	for range 20 {
-		again, _ := json.Marshal(r.Schemas(agent, nil))
+		again, _ := json.Marshal(toolSchemas(r, agent, nil))
 		require.Equal(t, string(first), string(again))
 	}
 	assert.Equal(t, []string{"zeta", "alpha", "mid", "agent_tool"}, names(r.Definitions(agent, nil)))
@@ -220,7 +244,7 @@ func keys(m map[string]any) []string {
 	return out
 }
 
-func cond(v bool, err error, calls *atomic.Int32) registry.Condition {
+func cond(v bool, err error, calls *atomic.Int32) condition {
 	return func(ctx context.Context, _ registry.Step) (bool, error) {
 		if calls != nil {
 			calls.Add(1)
@@ -246,14 +270,14 @@ func TestRegistry_Resolve_ConditionsOncePerStep(t *testing.T) {
 	assert.Equal(t, int32(1), offCalls.Load())
 	assert.Equal(t, []string{"always", "on"}, set.Names())
 	assert.Equal(t, []string{"always", "on"}, names(r.Definitions(agent, set)))
-	assert.Len(t, r.Schemas(agent, set), 2)
+	assert.Len(t, toolSchemas(r, agent, set), 2)
 
 	for range 3 { // retries in the step reuse the set: no re-evaluation
-		got, err := r.Executable("on", agent, set)
+		got, err := executable(r, "on", agent, set)
 		require.NoError(t, err)
 		assert.Same(t, on, got)
 	}
-	_, err = r.Executable("off", agent, set)
+	_, err = executable(r, "off", agent, set)
 	assert.ErrorIs(t, err, registry.ErrUnknownTool)
 	_, ok := r.Get("off", agent, set)
 	assert.False(t, ok)
@@ -267,24 +291,23 @@ func TestRegistry_Resolve_ConditionsOncePerStep(t *testing.T) {
 
 func TestRegistry_Resolve_ConditionReceivesStep(t *testing.T) {
 	r := registry.New()
-	step := registry.Step{Agent: agent, ModelSelection: registry.ModelSelection{Provider: "prov", Model: "m", ReasoningEffort: "high"}}
+	step := registry.Step{Agent: agent, Provider: "prov", Model: "m", ReasoningEffort: "high"}
 	var got registry.Step
 	register(t, r, tool(t, "c"), registry.When(func(ctx context.Context, s registry.Step) (bool, error) {
 		got = s
-		return s.ModelSelection.ReasoningEffort == "high", ctx.Err()
+		return s.ReasoningEffort == "high", ctx.Err()
 	}))
 	set, err := r.Resolve(context.Background(), step)
 	require.NoError(t, err)
 	assert.Equal(t, step, got)
 	assert.Equal(t, step, set.Step())
-	assert.Equal(t, agent, set.Scope())
 	assert.Equal(t, []string{"c"}, set.Names())
 }
 
 // "A thrown condition fails step preparation as TOOL_ACTIVATION_FAILED; it is
 // not treated as ordinary unavailability."
 func TestRegistry_Resolve_FailingConditionIsActivationFailed(t *testing.T) {
-	tests := map[string]registry.Condition{
+	tests := map[string]condition{
 		"error": cond(false, errors.New("boom"), nil),
 		"panic": func(context.Context, registry.Step) (bool, error) { panic("boom") },
 	}
@@ -337,9 +360,9 @@ func TestRegistry_Resolve_RegistrationDuringResolution(t *testing.T) {
 	require.NoError(t, regErr)
 	require.NoError(t, resErr)
 	assert.Equal(t, []string{"c"}, set.Names())
-	_, err = r.Executable("sneaky", agent, set)
+	_, err = executable(r, "sneaky", agent, set)
 	assert.ErrorIs(t, err, registry.ErrUnknownTool, "registered after the snapshot")
-	_, err = r.Executable("c", agent, set)
+	_, err = executable(r, "c", agent, set)
 	assert.ErrorIs(t, err, registry.ErrStaleToolSet, "hidden by a restriction made after the snapshot")
 }
 
@@ -351,7 +374,7 @@ func TestRegistry_Resolve_FalseFallsBackToShadowed(t *testing.T) {
 	register(t, r, scoped, registry.In(agent), registry.When(cond(false, nil, nil)))
 	set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
 	require.NoError(t, err)
-	got, err := r.Executable("x", agent, set)
+	got, err := executable(r, "x", agent, set)
 	require.NoError(t, err)
 	assert.Same(t, global, got)
 }
@@ -386,16 +409,16 @@ func TestToolSet_RefusesStaleCalls(t *testing.T) {
 			register(t, r, tool(t, "y"))
 			set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
 			require.NoError(t, err)
-			got, err := r.Executable("x", agent, set)
+			got, err := executable(r, "x", agent, set)
 			require.NoError(t, err)
 			assert.Same(t, x, got)
 
 			tc.change(t, r, dispose, set)
-			_, err = r.Executable("x", agent, set)
+			_, err = executable(r, "x", agent, set)
 			assert.ErrorIs(t, err, tc.want)
 			assert.ErrorIs(t, err, registry.ErrUnknownTool)
 			if tc.want == registry.ErrStaleToolSet {
-				_, err = r.Executable("y", agent, set)
+				_, err = executable(r, "y", agent, set)
 				assert.NoError(t, err, "unaffected tools stay callable")
 			}
 		})
@@ -407,16 +430,16 @@ func TestToolSet_AdmitsOnlyItsScope(t *testing.T) {
 	register(t, r, tool(t, "x"))
 	set, err := r.Resolve(context.Background(), registry.Step{Agent: agent})
 	require.NoError(t, err)
-	_, err = r.Executable("x", other, set)
+	_, err = executable(r, "x", other, set)
 	assert.ErrorIs(t, err, registry.ErrUnknownTool)
 	assert.Empty(t, r.Definitions(other, set))
 	_, ok := r.Get("x", other, set)
 	assert.False(t, ok)
-	_, err = registry.New().Executable("x", agent, set)
+	_, err = executable(registry.New(), "x", agent, set)
 	assert.ErrorIs(t, err, registry.ErrUnknownTool, "a set from another registry admits nothing")
 
 	register(t, r, tool(t, "new"))
-	_, err = r.Executable("new", agent, set)
+	_, err = executable(r, "new", agent, set)
 	assert.ErrorIs(t, err, registry.ErrUnknownTool, "the set is a snapshot of the step")
 }
 
@@ -425,7 +448,7 @@ func TestToolSet_AdmitsOnlyItsScope(t *testing.T) {
 func TestRegistry_Executable_ConditionalWithoutSet(t *testing.T) {
 	r := registry.New()
 	register(t, r, tool(t, "c"), registry.When(cond(true, nil, nil)))
-	_, err := r.Executable("c", agent, nil)
+	_, err := executable(r, "c", agent, nil)
 	var e *registry.Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, registry.ErrUnknownTool, e.Kind)
@@ -434,7 +457,7 @@ func TestRegistry_Executable_ConditionalWithoutSet(t *testing.T) {
 	global := tool(t, "d")
 	register(t, r, global)
 	register(t, r, tool(t, "d"), registry.In(agent), registry.When(cond(true, nil, nil)))
-	got, err := r.Executable("d", agent, nil)
+	got, err := executable(r, "d", agent, nil)
 	require.NoError(t, err)
 	assert.Same(t, global, got, "the unconditional registration beneath is used")
 }
@@ -480,10 +503,6 @@ func TestRegistry_Subscribe(t *testing.T) {
 		{registry.ChangeDisposed, agent, "x"},
 		{registry.ChangeDisposed, registry.Scope{}, "x"},
 	}, evs)
-	assert.True(t, registry.Scope{}.Contains(agent))
-	assert.True(t, preset.Contains(agent))
-	assert.False(t, agent.Contains(preset))
-	assert.False(t, other.Contains(agent))
 }
 
 // TestRegistry_Hammer runs registrations, restrictions, resolutions and
@@ -520,11 +539,11 @@ func TestRegistry_Hammer(t *testing.T) {
 					continue
 				}
 				for _, n := range set.Names() {
-					if _, err := r.Executable(n, agent, set); err != nil && !errors.Is(err, registry.ErrStaleToolSet) {
+					if _, err := executable(r, n, agent, set); err != nil && !errors.Is(err, registry.ErrStaleToolSet) {
 						t.Error(err)
 					}
 				}
-				_ = r.Schemas(other, nil)
+				_ = toolSchemas(r, other, nil)
 				set.Dispose()
 			}
 		}()
@@ -597,13 +616,13 @@ func TestRegistry_Resolve_SlowConditionBlocksNobody(t *testing.T) {
 	set := got.set
 	assert.Equal(t, []string{"slow", "x", "y"}, set.Names(), "the set is the snapshot taken when resolution began")
 
-	_, err := r.Executable("slow", agent, set)
+	_, err := executable(r, "slow", agent, set)
 	assert.NoError(t, err)
-	_, err = r.Executable("x", agent, set)
+	_, err = executable(r, "x", agent, set)
 	assert.ErrorIs(t, err, registry.ErrStaleToolSet, "replaced while resolving")
-	_, err = r.Executable("y", agent, set)
+	_, err = executable(r, "y", agent, set)
 	assert.ErrorIs(t, err, registry.ErrStaleToolSet, "restricted while resolving")
-	_, err = r.Executable("new", agent, set)
+	_, err = executable(r, "new", agent, set)
 	assert.ErrorIs(t, err, registry.ErrUnknownTool, "registered after the snapshot")
 }
 
@@ -623,12 +642,12 @@ func TestRegistry_Definitions_NoSetExcludesConditional(t *testing.T) {
 	assert.Equal(t, []string{"always", "x"}, names(defs))
 	assert.Same(t, global, defs[1], "a conditional registration does not hide the unconditional one it shadows")
 	var schemas []string
-	for _, s := range r.Schemas(agent, nil) {
+	for _, s := range toolSchemas(r, agent, nil) {
 		schemas = append(schemas, s.Name)
 	}
 	assert.Equal(t, []string{"always", "x"}, schemas)
 	for _, d := range defs {
-		got, err := r.Executable(d.Name(), agent, nil)
+		got, err := executable(r, d.Name(), agent, nil)
 		require.NoError(t, err)
 		assert.Same(t, d, got)
 	}
@@ -666,10 +685,46 @@ func TestRegistry_Definitions_SetHonoursLaterChanges(t *testing.T) {
 
 			tc.change(t, r, disposeX)
 			assert.Equal(t, []string{"y"}, names(r.Definitions(agent, set)))
-			assert.Len(t, r.Schemas(agent, set), 1)
-			_, err = r.Executable("x", agent, set)
+			assert.Len(t, toolSchemas(r, agent, set), 1)
+			_, err = executable(r, "x", agent, set)
 			assert.ErrorIs(t, err, registry.ErrStaleToolSet)
 			assert.Equal(t, []string{"x", "y"}, set.Names(), "the set itself still records what it admitted")
 		})
 	}
+}
+
+// TestRegistry_Executable_Seam: the execution side the lookup returns is
+// the tool's own (the same value every time), prepares calls that run the
+// body, checks values against the output schema, and is nil on a refusal.
+func TestRegistry_Executable_Seam(t *testing.T) {
+	r := registry.New()
+	tl := registry.MustDefine(registry.Spec[struct{}, string]{
+		Name:        "hello",
+		Output:      registry.Output[struct{}, string]{Schema: registry.String()},
+		Execute:     func(context.Context, struct{}, *registry.Exec) (string, error) { return "hi", nil },
+		TimeoutMs:   7,
+		PresentCall: func(struct{}) any { return "card" },
+	})
+	register(t, r, tl)
+	x, err := r.Executable("hello", agent, nil)
+	require.NoError(t, err)
+	again, err := r.Executable("hello", registry.Scope{}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, x, again, "one registration, one execution side")
+	assert.Same(t, tl, x.Tool())
+	assert.Equal(t, 7, x.TimeoutMs())
+	assert.True(t, x.HasPresentation())
+	c, err := x.Prepare(json.RawMessage(`{}`))
+	require.NoError(t, err)
+	v, err := c.Execute(context.Background(), nil)
+	require.NoError(t, err)
+	assert.Equal(t, "hi", v)
+	assert.NoError(t, x.ValidateOutput(v))
+	assert.ErrorIs(t, x.ValidateOutput(3), registry.ErrInvalidOutput)
+	_, err = x.Prepare(json.RawMessage(`[]`))
+	assert.ErrorIs(t, err, registry.ErrInvalidArguments)
+
+	none, err := r.Executable("nope", agent, nil)
+	assert.ErrorIs(t, err, registry.ErrUnknownTool)
+	assert.Nil(t, none, "a refusal is a nil interface, not a nil pointer in one")
 }

@@ -25,14 +25,6 @@ const (
 	Parallel
 )
 
-// String returns "serial" or "parallel".
-func (m Mode) String() string {
-	if m == Parallel {
-		return "parallel"
-	}
-	return "serial"
-}
-
 // Exec is what a tool body receives besides its context and arguments.
 // Cancellation is not here: it is the ctx passed to the body.
 type Exec struct {
@@ -47,12 +39,13 @@ type Exec struct {
 }
 
 // Output declares a tool's canonical value: its schema (read by sdkgen to
-// type the SDK's return values, and enforced: see [Tool.ValidateOutput]) and
-// the render function that turns the value into model-facing content.
+// type the SDK's return values, and enforced) and the render function that
+// turns the value into model-facing content.
 type Output[A, V any] struct {
 	// Schema describes the canonical value; nil means any JSON value. The
 	// pipeline validates every value the tool returns against it: a value
-	// that does not match fails the call.
+	// that does not match fails the call, with an [*Error] of kind
+	// [ErrInvalidOutput].
 	Schema *Schema
 	// Render turns a canonical value into content. When nil, a string value
 	// renders as one text part and any other value as its indented JSON.
@@ -123,7 +116,7 @@ type Spec[A, V any] struct {
 // properties that have a default appended; when the schema declares a
 // default below the top level, they are the arguments re-encoded with the
 // defaults (object keys then in sorted order). [Exec.Arguments] and
-// [Call.Arguments] stay as the model sent them.
+// the arguments the pipeline records stay as the model sent them.
 type RawSpec = Spec[json.RawMessage, any]
 
 // Tool is a compiled tool definition. It is immutable and safe for
@@ -342,12 +335,12 @@ func defaultRender(v any) ([]Part, error) {
 	if err != nil || content != nil {
 		return content, err
 	}
-	return RenderJSON(raw), nil
+	return renderJSON(raw), nil
 }
 
 // deferDefault does the part of the default rendering that can fail: a
 // string renders to itself at once; any other value is returned as valid
-// JSON, which RenderJSON lays out without failing.
+// JSON, which renderJSON lays out without failing.
 func deferDefault(v any) ([]Part, json.RawMessage, error) {
 	switch x := v.(type) {
 	case string:
@@ -368,9 +361,9 @@ func deferDefault(v any) ([]Part, json.RawMessage, error) {
 	return nil, b, nil
 }
 
-// RenderJSON is the default content of a value whose JSON is raw (valid
-// JSON, as [Call.DeferRender] returns it): one text part, laid out.
-func RenderJSON(raw json.RawMessage) []Part {
+// renderJSON is the default content of a value whose JSON is raw (valid
+// JSON, as the deferred rendering returns it): one text part, laid out.
+func renderJSON(raw json.RawMessage) []Part {
 	b, err := jsonindent.Indent(raw)
 	if err != nil {
 		// Not valid JSON after all: show it as it is.
@@ -382,28 +375,11 @@ func RenderJSON(raw json.RawMessage) []Part {
 // Name returns the model-facing name.
 func (t *Tool) Name() string { return t.name }
 
-// Description returns the model-facing description.
-func (t *Tool) Description() string { return t.description }
-
-// Parameters returns the parameter schema.
-func (t *Tool) Parameters() *Schema { return t.params }
-
 // OutputSchema returns the declared schema of the canonical value, or nil.
 func (t *Tool) OutputSchema() *Schema { return t.output }
 
-// TimeoutMs returns the declared timeout in milliseconds (0: none). The
-// registry never enforces it.
-func (t *Tool) TimeoutMs() int { return t.timeoutMs }
-
 // Callers says who may call the tool (see [Spec.Callers]).
 func (t *Tool) Callers() Callers { return t.callers }
-
-// DeferLoading reports whether the definition asks to be loaded lazily.
-func (t *Tool) DeferLoading() bool { return t.deferLoading }
-
-// HasPresentation reports whether the tool declares PresentCall or
-// PresentResult.
-func (t *Tool) HasPresentation() bool { return t.presentCall != nil || t.presentResult != nil }
 
 // ToolSchema is the model-facing projection of a tool: what goes on the wire.
 // It never contains the output declaration, execute function, content hooks,
@@ -415,7 +391,8 @@ type ToolSchema struct {
 	DeferLoading bool            `json:"deferLoading,omitempty"`
 }
 
-// Schema returns the tool's model-facing projection. Parameters is a copy.
+// Schema returns the tool's model-facing projection: its name, description,
+// parameter schema (a copy) and whether it asks to be loaded lazily.
 func (t *Tool) Schema() ToolSchema {
 	return ToolSchema{
 		Name:         t.name,
@@ -423,198 +400,6 @@ func (t *Tool) Schema() ToolSchema {
 		Parameters:   bytes.Clone(t.wire),
 		DeferLoading: t.deferLoading,
 	}
-}
-
-// Validate checks raw arguments against the parameter schema without
-// decoding them. The error is an [*Error] of kind [ErrInvalidArguments].
-func (t *Tool) Validate(raw json.RawMessage) error {
-	_, err := validateArgs(t.name, t.fast, t.validator, raw)
-	return err
-}
-
-// ValidateOutput checks a value the tool returned against its declared
-// output schema: the value as JSON (a json.RawMessage as is, anything else
-// encoded with encoding/json) must match it. Without an output schema every
-// value passes, at no cost. The error is an [*OutputError] naming each
-// violation's path and what was expected there.
-func (t *Tool) ValidateOutput(value any) (err error) {
-	if t.outValidator == nil {
-		return nil
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = &OutputError{Tool: t.name, Err: fmt.Errorf("validator panicked: %v", r)}
-		}
-	}()
-	raw, ok := value.(json.RawMessage)
-	if !ok {
-		b, err := json.Marshal(value)
-		if err != nil {
-			return &OutputError{Tool: t.name, Err: err, notJSON: true}
-		}
-		raw = b
-	}
-	tree, err := parseJSON(raw)
-	if err != nil {
-		return &OutputError{Tool: t.name, Err: err, notJSON: true}
-	}
-	issues, err := validate(t.outFast, t.outValidator, tree)
-	if err != nil {
-		return &OutputError{Tool: t.name, Err: err}
-	}
-	if issues != nil {
-		return &OutputError{Tool: t.name, Issues: issues}
-	}
-	return nil
-}
-
-// Prepare validates raw arguments, rejecting malformed JSON, duplicate
-// object keys and schema violations, then applies defaults and decodes them
-// into the tool's argument type. The error is an [*Error] of kind
-// [ErrInvalidArguments]; Prepare never panics on any input.
-//
-// The call owns its arguments: it keeps a frozen copy of raw (what
-// [Call.Arguments] returns), and a tool whose arguments stay raw JSON gets
-// a second copy of its own, so neither the caller changing raw afterwards
-// nor anyone changing [Call.Args] changes what the call records.
-func (t *Tool) Prepare(raw json.RawMessage) (*Call, error) {
-	tree, err := validateArgs(t.name, t.fast, t.validator, raw)
-	if err != nil {
-		return nil, err
-	}
-	var filled []byte // raw arguments with defaults, for a raw-args tool
-	if t.defaults != nil {
-		if tree, filled, err = t.defaults.apply(t.params, tree, raw, t.rawArgs); err != nil {
-			return nil, &Error{Kind: ErrInvalidArguments, Tool: t.name, Err: fmt.Errorf("apply defaults: %w", err)}
-		}
-	} else {
-		tree = nil // decode straight from raw
-	}
-	frozen, own := raw, raw
-	switch {
-	case filled != nil:
-		frozen, own = bytes.Clone(raw), filled
-	case t.rawArgs:
-		// One allocation for both copies.
-		n := len(raw)
-		buf := make([]byte, 2*n)
-		frozen, own = buf[:n:n], buf[n:]
-		copy(frozen, raw)
-		copy(own, raw)
-	default:
-		frozen = bytes.Clone(raw) // decoding keeps no reference to raw
-	}
-	args, err := t.decode(own, tree)
-	if err != nil {
-		return nil, &Error{Kind: ErrInvalidArguments, Tool: t.name, Err: fmt.Errorf("decode arguments: %w", err)}
-	}
-	return &Call{tool: t, raw: frozen, args: args}, nil
-}
-
-// Call is one prepared invocation of a tool: validated raw arguments and
-// their decoded form. It is what the pipeline carries through its stages.
-type Call struct {
-	tool *Tool
-	raw  json.RawMessage
-	args any
-}
-
-// Tool returns the tool being called.
-func (c *Call) Tool() *Tool { return c.tool }
-
-// Arguments returns a copy of the raw arguments as the model sent them.
-func (c *Call) Arguments() json.RawMessage { return bytes.Clone(c.raw) }
-
-// Args returns the decoded arguments (of the spec's type A, defaults
-// applied): the ones the body receives. Callers must not modify them;
-// doing so cannot change [Call.Arguments].
-func (c *Call) Args() any { return c.args }
-
-// Mode classifies the call with the tool's ExecutionMode; Serial when the
-// tool declares none.
-func (c *Call) Mode() Mode {
-	if c.tool.mode == nil {
-		return Serial
-	}
-	return c.tool.mode(c.args)
-}
-
-// Execute runs the tool body with ctx and returns its canonical value. A
-// panic in the body is recovered and returned as an error. Timeouts are not
-// enforced here.
-func (c *Call) Execute(ctx context.Context, exec *Exec) (v any, err error) {
-	var e Exec
-	if exec != nil {
-		e = *exec
-	}
-	if e.Arguments == nil {
-		e.Arguments = c.Arguments()
-	}
-	defer func() {
-		if r := recover(); r != nil {
-			v, err = nil, fmt.Errorf("tool %q: panic: %v", c.tool.name, r)
-		}
-	}()
-	return c.tool.execute(ctx, c.args, &e)
-}
-
-// Render turns a canonical value into content with the tool's output
-// declaration.
-func (c *Call) Render(value any) ([]Part, error) {
-	return c.tool.render(c.args, value)
-}
-
-// DeferRender is Render for a caller that may never need the content, such
-// as a program's subcall whose content nobody reads: ok is false when the
-// tool declares its own Render, ProjectContent or FinalizeContent (call
-// those). Otherwise the content is the default rendering of value, and
-// DeferRender fails exactly when Render would; it returns the content when
-// it costs nothing (a string), else the value as JSON, whose content
-// [RenderJSON] makes later, identical to Render's.
-func (c *Call) DeferRender(value any) (content []Part, raw json.RawMessage, ok bool, err error) {
-	if c.tool.deferRender == nil {
-		return nil, nil, false, nil
-	}
-	content, raw, err = c.tool.deferRender(value)
-	return content, raw, true, err
-}
-
-// ProjectContent returns the tool's execution-prepared content for value and
-// true, or nil and false when the tool declares no ProjectContent.
-func (c *Call) ProjectContent(value any) ([]Part, bool, error) {
-	if c.tool.project == nil {
-		return nil, false, nil
-	}
-	p, err := c.tool.project(c.args, value)
-	return p, err == nil, err
-}
-
-// FinalizeContent applies the tool's final content transform; without one it
-// returns content unchanged.
-func (c *Call) FinalizeContent(content []Part) []Part {
-	if c.tool.finalize == nil {
-		return content
-	}
-	return c.tool.finalize(c.args, content)
-}
-
-// PresentCall returns the tool's call presentation descriptor and true, or
-// nil and false when the tool declares none.
-func (c *Call) PresentCall() (any, bool) {
-	if c.tool.presentCall == nil {
-		return nil, false
-	}
-	return c.tool.presentCall(c.args), true
-}
-
-// PresentResult returns the tool's result presentation descriptor and true,
-// or nil and false when the tool declares none.
-func (c *Call) PresentResult(value any, content []Part) (any, bool, error) {
-	if c.tool.presentResult == nil {
-		return nil, false, nil
-	}
-	d, err := c.tool.presentResult(c.args, value, content)
-	return d, err == nil, err
 }
 
 // defaults is how a tool fills the absent properties of its arguments with

@@ -217,7 +217,7 @@ func TestTool_DeferLoadingPreserved(t *testing.T) {
 	b, err := json.Marshal(tool.Schema())
 	require.NoError(t, err)
 	assert.Contains(t, string(b), `"deferLoading":true`)
-	assert.True(t, tool.DeferLoading())
+	assert.True(t, tool.Schema().DeferLoading)
 }
 
 func TestCall_Execute(t *testing.T) {
@@ -397,8 +397,9 @@ func TestTool_ValidateOutput(t *testing.T) {
 			}
 			require.ErrorIs(t, err, registry.ErrInvalidOutput)
 			assert.ErrorContains(t, err, tc.err)
-			var oe *registry.OutputError
+			var oe *registry.Error
 			require.ErrorAs(t, err, &oe)
+			assert.Equal(t, registry.ErrInvalidOutput, oe.Kind)
 			assert.Equal(t, "weather", oe.Tool)
 			var got []string
 			for _, is := range oe.Issues {
@@ -436,4 +437,50 @@ func TestSpec_Parallel(t *testing.T) {
 	assert.Equal(t, registry.Parallel, mode(true, nil))
 	assert.Equal(t, registry.Serial, mode(false, nil))
 	assert.Equal(t, registry.Serial, mode(true, func(json.RawMessage) registry.Mode { return registry.Serial }))
+}
+
+// TestTool_Prepare_Messages: what the model reads of refused arguments.
+func TestTool_Prepare_Messages(t *testing.T) {
+	weather := registry.MustDefine(registry.RawSpec{
+		Name:       "get_weather",
+		Parameters: registry.Object(registry.Required("city", registry.String())),
+		Execute:    func(context.Context, json.RawMessage, *registry.Exec) (any, error) { return nil, nil },
+	})
+	_, err := weather.Prepare(json.RawMessage(`{"city":7}`))
+	var e *registry.Error
+	require.ErrorAs(t, err, &e)
+	assert.Equal(t, registry.ErrInvalidArguments, e.Kind)
+	assert.Equal(t, "/city", e.Issues[0].Path)
+	assert.Equal(t, "string", e.Issues[0].Expected)
+	assert.EqualError(t, err, `tool "get_weather": invalid arguments: at "/city": got number, want string`)
+	_, err = weather.Prepare(json.RawMessage(`{"city":"a","city":"b"}`))
+	assert.EqualError(t, err, `tool "get_weather": invalid arguments: invalid JSON at offset 12: duplicate object key "city"`)
+}
+
+// TestTool_Call_DefaultRender: a typed tool's call gets its defaults, runs,
+// and renders its value as indented JSON when it declares no Render.
+func TestTool_Call_DefaultRender(t *testing.T) {
+	type weatherArgs struct {
+		City string `json:"city"`
+		Unit string `json:"unit"`
+	}
+	weather := registry.MustDefine(registry.Spec[weatherArgs, map[string]any]{
+		Name: "get_weather",
+		Parameters: registry.Object(
+			registry.Required("city", registry.String()),
+			registry.Optional("unit", registry.String().WithEnum("c", "f").WithDefault("c")),
+		),
+		Execute: func(ctx context.Context, a weatherArgs, _ *registry.Exec) (map[string]any, error) {
+			return map[string]any{"city": a.City, "temp": 21, "unit": a.Unit}, nil
+		},
+		Parallel: true,
+	})
+	call, err := weather.Prepare(json.RawMessage(`{"city":"Paris"}`))
+	require.NoError(t, err)
+	v, err := call.Execute(context.Background(), &registry.Exec{CallID: "1"})
+	require.NoError(t, err)
+	content, err := call.Render(v)
+	require.NoError(t, err)
+	assert.Equal(t, registry.Parallel, call.Mode())
+	assert.Equal(t, "{\n  \"city\": \"Paris\",\n  \"temp\": 21,\n  \"unit\": \"c\"\n}", registry.PlainText(content))
 }

@@ -8,30 +8,24 @@ import (
 	"sync/atomic"
 )
 
-// ModelSelection is the provider, model and reasoning effort that step
-// preparation captured for every request attempt of a model step.
-type ModelSelection struct {
-	Provider        string
-	Model           string
-	ReasoningEffort string
-}
-
-// Step identifies the model step a [ToolSet] is resolved for.
+// Step identifies the model step a [ToolSet] is resolved for: the agent
+// taking it and the model it talks to (the provider, model and reasoning
+// effort that step preparation captured for every request attempt), which
+// conditions may read.
 type Step struct {
 	// Agent is the scope of the agent taking the step.
 	Agent Scope
-	// ModelSelection is the model the step talks to.
-	ModelSelection ModelSelection
+	// Provider names the model's provider.
+	Provider string
+	// Model names the model.
+	Model string
+	// ReasoningEffort is the reasoning effort asked of the model.
+	ReasoningEffort string
 }
 
-// Condition decides whether a conditional registration is visible in a
-// step. It must observe ctx, and must not register tools, restrict scopes or
-// do tool work. (Nothing refuses such changes: resolution works on a
-// snapshot, so a change made while a condition runs, by it or by anyone
-// else, is one made after the snapshot, and the resolved set treats it so.)
-// Returning an error (or panicking) fails the resolution of kind
-// [ErrActivationFailed]; it is not the same as returning false.
-type Condition func(ctx context.Context, step Step) (bool, error)
+// condition is the function a conditional registration is visible by
+// (see [When]).
+type condition func(ctx context.Context, step Step) (bool, error)
 
 // ToolSet is the step-owned result of [Registry.Resolve]: the registrations
 // admitted for one agent scope in one model step. Pass it to prompt assembly
@@ -46,27 +40,9 @@ type ToolSet struct {
 	disposed atomic.Bool
 }
 
-// Step returns the step the set was resolved for.
-func (s *ToolSet) Step() Step { return s.step }
-
-// Scope returns the agent scope the set admits calls for.
-func (s *ToolSet) Scope() Scope { return s.step.Agent }
-
-// Names returns the admitted tool names in registration order.
-func (s *ToolSet) Names() []string {
-	out := make([]string, len(s.tools))
-	for i, e := range s.tools {
-		out[i] = e.tool.name
-	}
-	return out
-}
-
 // Dispose releases the set; afterwards [Registry.Executable] refuses every
 // call through it. Disposing twice is harmless.
 func (s *ToolSet) Dispose() { s.disposed.Store(true) }
-
-// Disposed reports whether the set was disposed.
-func (s *ToolSet) Disposed() bool { return s.disposed.Load() }
 
 func (s *ToolSet) admitted(r *Registry, scope Scope, name string) *entry {
 	if s.reg != r || s.step.Agent != scope {
@@ -77,7 +53,7 @@ func (s *ToolSet) admitted(r *Registry, scope Scope, name string) *entry {
 
 func (s *ToolSet) executable(r *Registry, scope Scope, name string) (*Tool, error) {
 	if s.disposed.Load() {
-		return nil, &Error{Kind: ErrUnknownTool, Tool: name, Err: ErrToolSetDisposed}
+		return nil, &Error{Kind: ErrUnknownTool, Tool: name, Err: errToolSetDisposed}
 	}
 	if s.reg != r {
 		return nil, &Error{Kind: ErrUnknownTool, Tool: name, Err: fmt.Errorf("%w: tool set belongs to another registry", ErrUnknownTool)}
@@ -196,7 +172,7 @@ func (r *Registry) Resolve(ctx context.Context, step Step) (*ToolSet, error) {
 	return set, nil
 }
 
-func evaluate(ctx context.Context, cond Condition, step Step) (ok bool, err error) {
+func evaluate(ctx context.Context, cond condition, step Step) (ok bool, err error) {
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}

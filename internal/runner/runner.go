@@ -12,6 +12,7 @@ import (
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/abort"
 	"github.com/ptchost/ptc/internal/admit"
+	"github.com/ptchost/ptc/internal/content"
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/recording"
@@ -57,7 +58,7 @@ func (c *Call) Images() []registry.Part {
 	if c.Outcome != nil {
 		return c.Outcome.Images()
 	}
-	return registry.Images(c.content)
+	return content.Images(c.content)
 }
 
 // Context is the content post-execute listeners attached to the call.

@@ -115,7 +115,11 @@ func ExampleFromSchemas() {
 	if _, err := reg.Register(weatherTool()); err != nil {
 		panic(err)
 	}
-	tools := sdkgen.FromSchemas(reg.Schemas(registry.Scope{}, nil))
+	var schemas []registry.ToolSchema
+	for _, t := range reg.Definitions(registry.Scope{}, nil) {
+		schemas = append(schemas, t.Schema())
+	}
+	tools := sdkgen.FromSchemas(schemas)
 	fmt.Println(tools[0].Name, tools[0].Output == nil)
 	// Output:
 	// get_weather true

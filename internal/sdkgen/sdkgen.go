@@ -23,14 +23,14 @@ type Tool struct {
 	// method returns Promise<unknown>.
 	Output json.RawMessage
 	// DeferLoading marks a tool the model should load lazily
-	// ([registry.Tool.DeferLoading]): [TypeScriptWithin] declares it in
+	// ([registry.ToolSchema].DeferLoading): [TypeScriptWithin] declares it in
 	// short, always.
 	DeferLoading bool
 }
 
 // FromSchemas returns the generator input for the model-facing projections
-// of a tool set (what [registry.Registry.Schemas] returns), in the same
-// order. A ToolSchema carries no output schema, so every method returns
+// of a tool set (each [registry.Tool.Schema] of what
+// [registry.Registry.Definitions] returns), in the same order. A ToolSchema carries no output schema, so every method returns
 // Promise<unknown>; use [FromDefinitions] to type return values.
 func FromSchemas(schemas []registry.ToolSchema) []Tool {
 	out := make([]Tool, len(schemas))
