@@ -40,8 +40,8 @@ type Config struct {
 	// objects (`{}` is one level, `{"a":[1]}` two); 0 means 64. It is
 	// checked before the arguments are parsed, by a scan of the bytes: a
 	// call over it fails with INVALID_ARGUMENTS wrapping
-	// [ErrArgumentsTooDeep], and its message names the limit. The registry's parser refuses nesting past
-	// 512 levels whatever this says.
+	// [ErrArgumentsTooDeep], and its message names the limit. The
+	// registry's parser refuses nesting past 512 levels whatever this says.
 	ArgumentDepth int
 	// TracerProvider, when set, traces every call the pipeline runs
 	// (direct calls and program subcalls alike) as one span, "execute_tool

@@ -119,9 +119,10 @@ type PostResult struct {
 	feedback string
 }
 
-// Block fails the call with code POST_EXECUTE_BLOCKED ([ErrPostExecuteBlocked]);
-// feedback is the model-facing reason ("" gives a default one). The value is
-// dropped, and the listeners after this one do not run.
+// Block fails the call with code POST_EXECUTE_BLOCKED
+// ([ErrPostExecuteBlocked]); feedback is the model-facing reason ("" gives
+// a default one). The value is dropped, and the listeners after this one
+// do not run.
 func (r *PostResult) Block(feedback string) {
 	r.blocked = true
 	r.feedback = feedback
