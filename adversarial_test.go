@@ -916,7 +916,7 @@ func advObserved(r *ptc.Result) string {
 	}
 	if r.IsError {
 		if r.Run == nil && r.Outcome != nil {
-			return "error:" + string(r.Outcome.Code())
+			return "error:" + pipeline.CodeOf(r.Outcome.Err())
 		}
 		return "error?"
 	}

@@ -51,8 +51,9 @@
 //
 // A program's subcalls are admitted strictly in the order it issued them:
 // consecutive parallel-mode calls run together, up to the in-flight limit,
-// and a serial call runs alone, as in a batch. A subcall's log events go
-// to the batch's Log, nested under the run_code call's correlation token.
+// and a serial call runs alone, as in a batch. A subcall's log records go
+// to the batch's Logger, nested under the run_code call's correlation
+// token.
 // Cancelling the context given to Execute stops the running programs
 // within milliseconds: their pending subcalls see their contexts cancelled
 // and each run_code result is "Error: code run failed (aborted): ...".

@@ -47,7 +47,7 @@ type RunError struct {
 	// suspended), or "" when the program never ran.
 	Kind host.Kind
 	// Code is the call's failure code in the executor's own pipeline.
-	Code pipeline.Code
+	Code string
 	// Message is what the model sees, without "Error: ".
 	Message string
 
@@ -101,14 +101,14 @@ func (r *Result) Err() error {
 	if r.failure != nil {
 		return r.failure
 	}
-	e := &RunError{Code: r.Outcome.Code()}
+	e := &RunError{Code: pipeline.CodeOf(r.Outcome.Err())}
 	if len(r.Content) > 0 {
 		e.Message = strings.TrimPrefix(r.Content[0].Text, "Error: ")
 	}
 	switch {
 	case r.Run != nil && !r.Run.OK():
 		e.Kind = r.Run.Kind
-	case e.Code == pipeline.CodeAborted || e.Code == pipeline.CodeAbortedBeforeDispatch:
+	case e.Code == pipeline.CodeOf(pipeline.ErrAborted) || e.Code == pipeline.CodeOf(pipeline.ErrAbortedBeforeDispatch):
 		e.Kind = host.KindAborted
 	}
 	if e.Kind == host.KindAborted {

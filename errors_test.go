@@ -125,6 +125,8 @@ func ExampleExecutor_Run() {
 // the pipeline's defaults, declared once, in package pipeline.
 func TestLimits_argumentDefaults(t *testing.T) {
 	l := host.Limits{}.WithDefaults()
-	require.Equal(t, pipeline.DefaultArgumentBytes, l.ArgumentBytes)
-	require.Equal(t, pipeline.DefaultArgumentDepth, l.ArgumentDepth)
+	p, err := pipeline.New(pipeline.Config{Registry: registry.New()})
+	require.NoError(t, err)
+	require.Equal(t, p.Config().ArgumentBytes, l.ArgumentBytes)
+	require.Equal(t, p.Config().ArgumentDepth, l.ArgumentDepth)
 }

@@ -31,10 +31,10 @@ type Result struct {
 	// ran it (an unknown tool name, invalid arguments).
 	IsError bool
 	// Outcome is the call's outcome in the executor's own pipeline: its
-	// correlation token (the parent of its subcalls' log events), duration
-	// and failure code. A failed program has CodeToolFailed (CodeToolTimeout
-	// for a timeout, CodeAborted for a cancellation) and its reason is the
-	// first content part's text without "Error: ".
+	// correlation token (the parent of its subcalls' log records), duration
+	// and failure. A failed program has code TOOL_FAILED (TOOL_TIMEOUT for
+	// a timeout, ABORTED for a cancellation) and its reason is the first
+	// content part's text without "Error: ".
 	Outcome *pipeline.Outcome
 	// Run is the program's outcome: kind, captured output, return value
 	// and statistics; nil when the program did not run.
@@ -73,7 +73,7 @@ type Subcall struct {
 	OK bool
 	// Code is the code of the ToolError the program's promise rejected
 	// with; "" when OK.
-	Code pipeline.Code
+	Code string
 	// Received reports whether the program received the result before the
 	// run ended (it may never have awaited it). Only the images of
 	// received, successful subcalls reach the content.
@@ -159,7 +159,7 @@ func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits
 		cancel(abort.ErrShutdown)
 	}
 	br := &batchRun{
-		env:     pipeline.Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Log: b.Log},
+		env:     pipeline.Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Logger: b.Logger},
 		limits:  lim,
 		plan:    pl,
 		noWait:  noWait,
@@ -185,16 +185,16 @@ func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits
 			outs := e.own.Execute(context.WithValue(ctx, batchKey{}, br), pipeline.Batch{
 				Calls:    part.Calls,
 				Agent:    b.Agent,
-				Log:      b.Log,
+				Logger:   b.Logger,
 				Approver: b.Approver, // for asks of RunCodePipeline's policies
 			})
 			for i, o := range outs {
 				br.mu.Lock()
-				rep := br.reports[o.Token()]
+				rep := br.reports[o.Invocation().Token()]
 				br.mu.Unlock()
 				r := e.result(ctx, o, rep)
 				// The model's own mistakes, told as a program's are.
-				if text, ok := toolsdk.Mistake(e.pipe.Registry(), part.Calls[i], o.Code(), b.Agent, b.ToolSet); ok {
+				if text, ok := toolsdk.Mistake(e.pipe.Config().Registry, part.Calls[i], pipeline.CodeOf(o.Err()), b.Agent, b.ToolSet); ok {
 					r.Content = []registry.Part{registry.TextPart("Error: " + text)}
 				}
 				results = append(results, r)
@@ -211,26 +211,26 @@ func (e *Executor) direct(name string, agent registry.Scope, set *registry.ToolS
 	if name == ToolName {
 		return false
 	}
-	t, ok := e.pipe.Registry().Get(name, agent, set)
+	t, ok := e.pipe.Config().Registry.Get(name, agent, set)
 	return ok && t.Callers().Direct(false)
 }
 
 // result assembles the model-facing content of one call.
 func (e *Executor) result(ctx context.Context, o *pipeline.Outcome, rep *runner.Report) *Result {
-	r := &Result{Outcome: o, IsError: !o.OK(), Content: o.Content()}
+	r := &Result{Outcome: o, IsError: o.Err() != nil, Content: o.Content()}
 	r.cause = abort.Cause(ctx)
 	var calls []runner.Call
 	if rep != nil {
 		r.Run, calls = rep.Outcome(), rep.Calls()
 		if b, ok := e.busy.LoadAndDelete(rep); ok {
 			busy := b.(*busyError)
-			r.failure = &RunError{Kind: host.KindAborted, Code: o.Code(), Message: busyText(busy), cause: busy}
+			r.failure = &RunError{Kind: host.KindAborted, Code: pipeline.CodeOf(o.Err()), Message: busyText(busy), cause: busy}
 		}
 	}
-	switch code := o.Code(); {
-	case code == pipeline.CodeAbortedBeforeDispatch && o.Tool() == ToolName:
+	switch code := pipeline.CodeOf(o.Err()); {
+	case code == pipeline.CodeOf(pipeline.ErrAbortedBeforeDispatch) && o.Invocation().Name() == ToolName:
 		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): " + abort.Message(ctx, false))}
-	case code == pipeline.CodeAborted && r.Run != nil && r.Run.Kind == host.KindOK:
+	case code == pipeline.CodeOf(pipeline.ErrAborted) && r.Run != nil && r.Run.Kind == host.KindOK:
 		// The program finished, but the caller cancelled before the
 		// pipeline settled it: cancellation replaces the success.
 		r.Content = []registry.Part{registry.TextPart("Error: code run failed (aborted): " + abort.Message(ctx, true))}
@@ -266,7 +266,7 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	case errors.Is(err, admit.ErrFull):
 		busy := &busyError{max: e.slots.Max()}
 		e.busy.Store(rep, busy)
-		return nil, &pipeline.Error{Code: pipeline.CodeToolFailed, Tool: ToolName, Reason: busyText(busy)}
+		return nil, &pipeline.Error{Code: pipeline.CodeOf(pipeline.ErrToolFailed), Tool: ToolName, Reason: busyText(busy)}
 	case err != nil:
 		// ctx ended while waiting: the host reports the run as aborted
 		// before it started, as for any batch cancelled that early.
@@ -275,7 +275,7 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	defer release()
 	env := br.env
 	env.Parent = exec.CallID
-	obs := e.met.Start(ctx, br.plan != nil && br.plan.Src != nil, e.pipe.TracerProvider() != nil)
+	obs := e.met.Start(ctx, br.plan != nil && br.plan.Src != nil, e.pipe.Config().TracerProvider != nil)
 	out, err := runner.Run(ctx, runner.Params{
 		Host: e.host, Pipe: e.pipe, Env: env, Limits: br.limits,
 		SDK: e.sdks.Get(env.Agent, env.ToolSet), Program: a.Code, Plan: br.plan, Report: rep,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -159,8 +160,8 @@ func TestExecute_notRunCode(t *testing.T) {
 		runCall(`return 2`),
 	}})
 	require.Len(t, rs, 4)
-	for i, want := range []pipeline.Code{pipeline.CodeUnknownTool, pipeline.CodeInvalidArguments, pipeline.CodeInvalidArguments, ""} {
-		require.Equal(t, want, rs[i].Outcome.Code(), i)
+	for i, want := range []string{"UNKNOWN_TOOL", "INVALID_ARGUMENTS", "INVALID_ARGUMENTS", ""} {
+		require.Equal(t, want, pipeline.CodeOf(rs[i].Outcome.Err()), i)
 		require.Equal(t, want != "", rs[i].IsError, i)
 	}
 	require.Nil(t, rs[0].Run)
@@ -183,8 +184,8 @@ func TestExecute_guardDenied(t *testing.T) {
 		try { await tools.get_weather({city: "Oslo"}) } catch (e) { return [ok.sky, e.code, e.message].join(" | ") }`)
 	require.Equal(t, "clear | DENIED | Oslo is off limits", registry.PlainText(r.Content))
 	require.Len(t, r.Subcalls, 2)
-	require.True(t, r.Subcalls[0].Outcome.OK())
-	require.Equal(t, pipeline.CodeDenied, r.Subcalls[1].Outcome.Code())
+	require.NoError(t, r.Subcalls[0].Outcome.Err())
+	require.Equal(t, "DENIED", pipeline.CodeOf(r.Subcalls[1].Outcome.Err()))
 }
 
 func TestExecute_ask(t *testing.T) {
@@ -387,10 +388,10 @@ func TestExecute_cancelMidSubcall(t *testing.T) {
 	require.Less(t, time.Since(start), 5*time.Second)
 	require.True(t, r.IsError)
 	require.Equal(t, "Error: code run failed (aborted): cancelled by the caller\n\nCaptured output:\nwaiting", registry.PlainText(r.Content))
-	require.Equal(t, pipeline.CodeAborted, r.Outcome.Code())
+	require.Equal(t, "ABORTED", pipeline.CodeOf(r.Outcome.Err()))
 	require.True(t, sawCancel.Load())
 	require.Len(t, r.Subcalls, 1)
-	require.Equal(t, pipeline.CodeAborted, r.Subcalls[0].Outcome.Code())
+	require.Equal(t, "ABORTED", pipeline.CodeOf(r.Subcalls[0].Outcome.Err()))
 
 	// Cancelled before the batch: the program never starts.
 	r = f.runBatch(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCall(`return 1`)}})
@@ -426,28 +427,45 @@ func TestExecute_megabyteResult(t *testing.T) {
 	require.Equal(t, "TOOL_FAILED: tool result is 1048578 bytes, over the 1048576-byte limit", registry.PlainText(r.Content))
 }
 
+// eventLog is a slog handler that keeps each record's kind ("call" or
+// "result"), tool, parent and token.
+type eventLog struct {
+	mu  sync.Mutex
+	evs [][4]string
+}
+
+func (l *eventLog) Enabled(context.Context, slog.Level) bool { return true }
+
+func (l *eventLog) Handle(_ context.Context, r slog.Record) error {
+	a := map[string]string{}
+	r.Attrs(func(at slog.Attr) bool {
+		a[at.Key] = at.Value.String()
+		return true
+	})
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.evs = append(l.evs, [4]string{strings.TrimPrefix(r.Message, "tool "), a["tool"], a["parent"], a["token"]})
+	return nil
+}
+
+func (l *eventLog) WithAttrs([]slog.Attr) slog.Handler { return l }
+
+func (l *eventLog) WithGroup(string) slog.Handler { return l }
+
 func TestExecute_nestedLogEvents(t *testing.T) {
 	f := newFixture(t, host.Limits{}, weatherTool())
-	type ev struct {
-		kind, tool, parent, token string
-	}
-	var mu sync.Mutex
-	var evs []ev
-	log := pipeline.LogFunc(func(_ context.Context, e pipeline.Event) {
-		mu.Lock()
-		defer mu.Unlock()
-		evs = append(evs, ev{e.Kind.String(), e.Invocation.Name(), e.Invocation.Parent(), e.Invocation.Token()})
-	})
-	r := f.runBatch(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{runCall(`await tools.get_weather({city: "Paris"}); return 1`)}, Log: log})
+	type ev = [4]string // kind, tool, parent, token
+	var log eventLog
+	r := f.runBatch(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{runCall(`await tools.get_weather({city: "Paris"}); return 1`)}, Logger: slog.New(&log)})
 	require.False(t, r.IsError)
-	tok := r.Outcome.Token()
+	tok := r.Outcome.Invocation().Token()
 	require.NotEmpty(t, tok)
 	require.Equal(t, []ev{
 		{"call", "run_code", "", tok},
-		{"call", "get_weather", tok, r.Subcalls[0].Outcome.Token()},
-		{"result", "get_weather", tok, r.Subcalls[0].Outcome.Token()},
+		{"call", "get_weather", tok, r.Subcalls[0].Outcome.Invocation().Token()},
+		{"result", "get_weather", tok, r.Subcalls[0].Outcome.Invocation().Token()},
 		{"result", "run_code", "", tok},
-	}, evs)
+	}, log.evs)
 }
 
 func TestExecute_toolSetApplies(t *testing.T) {
@@ -530,7 +548,7 @@ func TestExecute_runCodePolicy(t *testing.T) {
 	require.True(t, r.IsError)
 	require.Nil(t, r.Run)
 	require.Equal(t, "Error: programs may not say forbidden", registry.PlainText(r.Content))
-	require.Equal(t, pipeline.CodeDenied, r.Outcome.Code())
+	require.Equal(t, "DENIED", pipeline.CodeOf(r.Outcome.Err()))
 	r = f.run(t, `return "fine"`)
 	require.Equal(t, "fine", registry.PlainText(r.Content))
 	require.Equal(t, int32(2), results.Load())

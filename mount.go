@@ -44,7 +44,7 @@ func NewNativeExecutor(pipe *pipeline.Pipeline) (*NativeExecutor, error) {
 // but those marked for programs only (Spec.Callers).
 func (n *NativeExecutor) Describe(agent registry.Scope, set *registry.ToolSet) []registry.ToolSchema {
 	var out []registry.ToolSchema
-	for _, t := range n.pipe.Registry().Definitions(agent, set) {
+	for _, t := range n.pipe.Config().Registry.Definitions(agent, set) {
 		if t.Callers().Direct(true) {
 			out = append(out, t.Schema())
 		}
@@ -64,7 +64,7 @@ func (n *NativeExecutor) Execute(ctx context.Context, b pipeline.Batch) []*Resul
 	run.Calls = nil
 	var at []int
 	for i, c := range b.Calls {
-		if t, ok := n.pipe.Registry().Get(c.Name, b.Agent, b.ToolSet); ok && !t.Callers().Direct(true) {
+		if t, ok := n.pipe.Config().Registry.Get(c.Name, b.Agent, b.ToolSet); ok && !t.Callers().Direct(true) {
 			err := fmt.Errorf("%w: %s is called from programs (run_code), not directly", ErrProgramOnly, c.Name)
 			rs[i] = &Result{Content: []registry.Part{registry.TextPart("Error: " + err.Error())}, IsError: true, failure: err}
 			continue
@@ -83,7 +83,7 @@ func (n *NativeExecutor) Execute(ctx context.Context, b pipeline.Batch) []*Resul
 // toolResult is the result of a direct tool call: its content as the
 // pipeline finalized it.
 func toolResult(o *pipeline.Outcome) *Result {
-	return &Result{Content: o.Content(), IsError: !o.OK(), Outcome: o}
+	return &Result{Content: o.Content(), IsError: o.Err() != nil, Outcome: o}
 }
 
 // Errors of [Mounts].

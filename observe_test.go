@@ -118,7 +118,7 @@ func TestExecute_trace(t *testing.T) {
 		for _, e := range s.Events() {
 			ev = append(ev, e.Name)
 		}
-		assert.Equal(t, r.Outcome.Token(), sa["ptc.call.parent"].AsString())
+		assert.Equal(t, r.Outcome.Invocation().Token(), sa["ptc.call.parent"].AsString())
 		got[s.Name()+"#"+sa["gen_ai.tool.call.id"].AsString()] = sub{sa["error.type"].AsString(), ev}
 	}
 	assert.Equal(t, map[string]sub{

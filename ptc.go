@@ -90,7 +90,7 @@ type Executor struct {
 	met         *telemetry.RunMetrics // nil without a MeterProvider
 
 	// own runs run_code calls themselves: a private registry holding only
-	// run_code, so that each has a correlation token, root log events and
+	// run_code, so that each has a correlation token, root log records and
 	// the pipeline's cancellation and panic handling.
 	own     *pipeline.Pipeline
 	runCode *registry.Tool
@@ -124,7 +124,7 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		limits: cfg.Limits.WithDefaults(),
 		key:    bytes.Clone(cfg.ContinuationKey),
 		slots:  admit.NewSlots(cmp.Or(cfg.MaxRuns, DefaultMaxRuns)),
-		sdks:   toolsdk.NewCache(cfg.Pipeline.Registry(), max(cmp.Or(cfg.DeclarationBytes, defaultDeclarationBytes), -1)),
+		sdks:   toolsdk.NewCache(cfg.Pipeline.Config().Registry, max(cmp.Or(cfg.DeclarationBytes, defaultDeclarationBytes), -1)),
 	}
 	e.life, e.kill = context.WithCancelCause(context.Background())
 	e.runCode = registry.MustDefine(registry.Spec[runArgs, *host.Outcome]{
@@ -144,7 +144,7 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 	if _, err := reg.Register(e.runCode); err != nil {
 		return nil, fmt.Errorf("ptc: %w", err)
 	}
-	own, err := pipeline.New(pipeline.Config{Registry: reg, TracerProvider: cfg.Pipeline.TracerProvider()})
+	own, err := pipeline.New(pipeline.Config{Registry: reg, TracerProvider: cfg.Pipeline.Config().TracerProvider})
 	if err != nil {
 		return nil, fmt.Errorf("ptc: %w", err)
 	}
@@ -156,13 +156,13 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		}
 		e.host, e.ownHost = h, true
 	}
-	if e.met, err = telemetry.NewRunMetrics(cfg.Pipeline.MeterProvider(), e.host.IdleSandboxes); err != nil {
+	if e.met, err = telemetry.NewRunMetrics(cfg.Pipeline.Config().MeterProvider, e.host.IdleSandboxes); err != nil {
 		if e.ownHost {
 			e.host.Close(ctx)
 		}
 		return nil, fmt.Errorf("ptc: %w", err)
 	}
-	e.unsubscribe = e.pipe.Registry().Subscribe(e.sdks.Invalidate)
+	e.unsubscribe = e.pipe.Config().Registry.Subscribe(e.sdks.Invalidate)
 	return e, nil
 }
 
@@ -226,7 +226,7 @@ const codeDescription = "The program: the body of an async JavaScript function."
 // (Spec.Callers), with their own schemas. It is the [ToolExecutor] method.
 func (e *Executor) Describe(agent registry.Scope, set *registry.ToolSet) []registry.ToolSchema {
 	out := []registry.ToolSchema{e.RunCodeSchema(agent, set)}
-	for _, t := range e.pipe.Registry().Definitions(agent, set) {
+	for _, t := range e.pipe.Config().Registry.Definitions(agent, set) {
 		if t.Callers().Direct(false) {
 			out = append(out, t.Schema())
 		}

@@ -58,7 +58,7 @@ func (e *Executor) Replay(ctx context.Context, rec *recording.Recording, opts Re
 	}
 	pl := &runner.Plan{Src: rec, SDK: runner.SDKOf(rec), Program: opts.Program, Live: map[string]bool{}, Key: e.key}
 	for _, name := range opts.Live {
-		if _, ok := e.pipe.Registry().Get(name, registry.Scope{}, nil); !ok {
+		if _, ok := e.pipe.Config().Registry.Get(name, registry.Scope{}, nil); !ok {
 			return nil, fmt.Errorf("ptc: replay: live tool %q is not registered", name)
 		}
 		pl.Live[name] = true

@@ -47,8 +47,8 @@ func TestExecute_undeliverableValues(t *testing.T) {
 	require.Len(t, r.Subcalls, 3)
 	for _, sc := range r.Subcalls {
 		require.False(t, sc.OK, sc.Tool)
-		require.Equal(t, pipeline.CodeToolFailed, sc.Code, sc.Tool)
-		require.True(t, sc.Outcome.OK(), "the pipeline call itself succeeded")
+		require.Equal(t, "TOOL_FAILED", sc.Code, sc.Tool)
+		require.NoError(t, sc.Outcome.Err(), "the pipeline call itself succeeded")
 		require.True(t, sc.Received)
 	}
 }
@@ -97,11 +97,11 @@ func TestExecute_cancelWhileQueued(t *testing.T) {
 	require.GreaterOrEqual(t, len(rs[0].Subcalls), 3)
 	require.Equal(t, rs[0].Run.Subcalls, len(rs[0].Subcalls))
 	for _, sc := range rs[0].Subcalls {
-		want := pipeline.CodeAbortedBeforeDispatch
+		want := "ABORTED_BEFORE_DISPATCH"
 		if sc.N <= 2 {
-			want = pipeline.CodeAborted
+			want = "ABORTED"
 		}
-		require.Equal(t, want, sc.Outcome.Code(), "call %d", sc.N)
+		require.Equal(t, want, pipeline.CodeOf(sc.Outcome.Err()), "call %d", sc.N)
 	}
 	require.Equal(t, "Error: code run failed (aborted): cancelled before it started", registry.PlainText(rs[1].Content))
 }
@@ -172,7 +172,7 @@ func TestExecute_postExecuteContext(t *testing.T) {
 		rawTool("plain", registry.Parallel, func(context.Context, json.RawMessage) (any, error) { return 1, nil }),
 		rawTool("fails", registry.Parallel, func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("no") }))
 	f.pipe.OnPostExecute(func(_ context.Context, inv *pipeline.Invocation, r *pipeline.PostResult) {
-		r.AddContext(registry.TextPart("note on " + inv.Name()))
+		r.Context = append(r.Context, registry.TextPart("note on "+inv.Name()))
 	})
 	r := f.run(t, `await tools.pic({}); await tools.plain({}); try { await tools.fails({}) } catch {} return "done"`)
 	var texts []string

@@ -19,7 +19,7 @@ const (
 	defaultErrorBytes  = 8 << 10
 	// defaultArgumentBytes and defaultArgumentDepth bound a subcall's
 	// arguments as the guest serialises them: the pipeline's defaults
-	// (pipeline.DefaultArgumentBytes and DefaultArgumentDepth), which it
+	// (of pipeline.Config's ArgumentBytes and ArgumentDepth), which it
 	// applies to every call; a test in the root package checks they agree.
 	defaultArgumentBytes = 1 << 20
 	defaultArgumentDepth = 64

@@ -34,7 +34,7 @@ func BenchmarkMount_echo(b *testing.B) {
 	call := pipeline.RawCall{ID: "1", Name: "ev__echo", Arguments: json.RawMessage(`{"message":"hello"}`)}
 	b.ResetTimer()
 	for b.Loop() {
-		if o := pipe.Call(context.Background(), call, pipeline.Env{}); !o.OK() {
+		if o := pipe.Call(context.Background(), call, pipeline.Env{}); o.Err() != nil {
 			b.Fatal(o.Content())
 		}
 	}

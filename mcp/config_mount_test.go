@@ -80,7 +80,7 @@ func TestConfig_referenceServers(t *testing.T) {
 	require.Equal(t, 1, strings.Count(logs.String(), "matches no tool"))
 
 	o := call(t, reg, "ev__get-env", `{}`)
-	require.True(t, o.OK(), registry.PlainText(o.Content()))
+	require.NoError(t, o.Err(), registry.PlainText(o.Content()))
 	var envOut map[string]string
 	require.NoError(t, json.Unmarshal([]byte(registry.PlainText(o.Content())), &envOut))
 	require.Equal(t, "hello-from-config", envOut["PTC_GREETING"])
@@ -99,7 +99,7 @@ func TestConfig_referenceServers(t *testing.T) {
 	_, ok := reg.Get("fs__write_file", registry.Scope{}, nil)
 	require.False(t, ok, "a tool the allow list leaves out is not registered")
 	o = call(t, reg, "fs__read_text_file", `{"path": `+q(filepath.Join(dir, "hello.txt"))+`}`)
-	require.True(t, o.OK(), registry.PlainText(o.Content()))
+	require.NoError(t, o.Err(), registry.PlainText(o.Content()))
 	require.Equal(t, "hello from a file", registry.PlainText(o.Content()))
 	evTool, _ := reg.Get("ev__echo", registry.Scope{}, nil)
 	require.False(t, evTool.Schema().DeferLoading)
@@ -136,11 +136,11 @@ func TestConfig_bearerToken(t *testing.T) {
 	require.Contains(t, cs[0].Tools(), "ev__get-sum")
 	require.True(t, proxy.Sent("Bearer "+token))
 	o := call(t, reg, "ev__get-sum", `{"a": 2, "b": 40}`)
-	require.True(t, o.OK(), registry.PlainText(o.Content()))
+	require.NoError(t, o.Err(), registry.PlainText(o.Content()))
 	require.Equal(t, "The sum of 2 and 40 is 42.", registry.PlainText(o.Content()))
 
 	o = call(t, reg, "ev__echo", `{"message": "rotate-now"}`)
-	require.False(t, o.OK())
+	require.Error(t, o.Err())
 	require.Contains(t, registry.PlainText(o.Content()), "MCP server ev answered 401 Unauthorized")
 	require.Contains(t, registry.PlainText(o.Content()), "set EV_TOKEN to a valid credential")
 	require.NotContains(t, registry.PlainText(o.Content()), token)
@@ -237,7 +237,7 @@ func TestConfig_oauthClientCredentials(t *testing.T) {
 	require.Equal(t, 1, iss.count(), "one token for the whole connection")
 	for range 3 {
 		o := call(t, reg, "crm__whoami", `{}`)
-		require.True(t, o.OK(), registry.PlainText(o.Content()))
+		require.NoError(t, o.Err(), registry.PlainText(o.Content()))
 	}
 	if time.Until(iss.renewal()) > time.Second { // the token has 5s of use
 		require.Equal(t, 1, iss.count(), "the token is reused")
@@ -248,7 +248,7 @@ func TestConfig_oauthClientCredentials(t *testing.T) {
 
 	time.Sleep(time.Until(iss.renewal()))
 	o := call(t, reg, "crm__whoami", `{}`)
-	require.True(t, o.OK(), registry.PlainText(o.Content()))
+	require.NoError(t, o.Err(), registry.PlainText(o.Content()))
 	require.Equal(t, 2, iss.count(), "a token near its expiry is replaced")
 
 	iss.mu.Lock()
@@ -256,7 +256,7 @@ func TestConfig_oauthClientCredentials(t *testing.T) {
 	iss.mu.Unlock()
 	time.Sleep(time.Until(iss.renewal()))
 	o = call(t, reg, "crm__whoami", `{}`)
-	require.False(t, o.OK())
+	require.Error(t, o.Err())
 	want := `could not get an OAuth access token: the token endpoint ` + tokenSrv.URL + `/token refused client "ptc" (invalid_client: client authentication failed, 401 Unauthorized): check oauth.clientId and oauth.clientSecret (from CRM_SECRET)`
 	require.Contains(t, registry.PlainText(o.Content()), want)
 

@@ -73,7 +73,7 @@ func TestMount_httpPaginationListChanged(t *testing.T) {
 	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
 	require.NoError(t, err)
 	o := pipe.Call(context.Background(), pipeline.RawCall{ID: "1", Name: "go__sum3", Arguments: json.RawMessage(`{"a":1,"b":2}`)}, pipeline.Env{})
-	require.True(t, o.OK(), "%v", o.Content())
+	require.NoError(t, o.Err(), "%v", o.Content())
 	v, _ := o.ValueJSON()
 	require.JSONEq(t, `{"sum":3}`, string(v), "structuredContent is the value")
 
@@ -146,10 +146,10 @@ func TestMount_callTimeout(t *testing.T) {
 	pipe.Wrap(pipeline.TimeoutPolicy())
 	start := time.Now()
 	o := pipe.Call(context.Background(), pipeline.RawCall{ID: "1", Name: "ev__trigger-long-running-operation", Arguments: json.RawMessage(`{"duration":20,"steps":20}`)}, pipeline.Env{})
-	require.Equal(t, pipeline.CodeToolTimeout, o.Code())
+	require.Equal(t, "TOOL_TIMEOUT", pipeline.CodeOf(o.Err()))
 	require.Less(t, time.Since(start), 10*time.Second)
 	o = pipe.Call(context.Background(), pipeline.RawCall{ID: "2", Name: "ev__echo", Arguments: json.RawMessage(`{"message":"after"}`)}, pipeline.Env{})
-	require.True(t, o.OK(), "the server survives a cancelled call: %v", o.Content())
+	require.NoError(t, o.Err(), "the server survives a cancelled call: %v", o.Content())
 }
 
 // syncBuffer is a bytes.Buffer safe for the logger's goroutines.
@@ -215,7 +215,7 @@ func TestMount_closeLeavesNoProcess(t *testing.T) {
 		pipe, _ := pipeline.New(pipeline.Config{Registry: reg})
 		return pipe.Call(context.Background(), pipeline.RawCall{ID: "1", Name: "ev__echo", Arguments: json.RawMessage(`{"message":"x"}`)}, pipeline.Env{})
 	}()
-	require.Equal(t, pipeline.CodeUnknownTool, o.Code())
+	require.Equal(t, "UNKNOWN_TOOL", pipeline.CodeOf(o.Err()))
 }
 
 // children returns the pids of this process's live children.
@@ -274,7 +274,7 @@ func TestMount_cancellationReachesServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	o := pipe.Call(ctx, pipeline.RawCall{ID: "1", Name: "go__block", Arguments: json.RawMessage(`{}`)}, pipeline.Env{})
-	require.False(t, o.OK())
+	require.Error(t, o.Err())
 	select {
 	case <-cancelled:
 	case <-time.After(10 * time.Second):
@@ -324,11 +324,11 @@ func TestMount_hungServer(t *testing.T) {
 	big, _ := json.Marshal(map[string]string{"message": strings.Repeat("x", 300<<10)})
 	start := time.Now()
 	o := pipe.Call(context.Background(), pipeline.RawCall{ID: "1", Name: "ev__echo", Arguments: big}, pipeline.Env{})
-	require.Equal(t, pipeline.CodeToolTimeout, o.Code(), "%v", o.Content())
+	require.Equal(t, "TOOL_TIMEOUT", pipeline.CodeOf(o.Err()), "%v", o.Content())
 	require.Less(t, time.Since(start), 10*time.Second, "the call ends near its timeout, not never")
 
 	o = pipe.Call(context.Background(), pipeline.RawCall{ID: "2", Name: "ev__echo", Arguments: json.RawMessage(`{"message":"again"}`)}, pipeline.Env{})
-	require.True(t, o.OK(), "the hung server is replaced: %v", o.Content())
+	require.NoError(t, o.Err(), "the hung server is replaced: %v", o.Content())
 	require.Equal(t, 1, c.Restarts())
 	require.Contains(t, logs.String(), "mcp server hung")
 }

@@ -108,21 +108,21 @@ func TestMount_callThroughPipeline(t *testing.T) {
 	ctx := context.Background()
 
 	o := pipe.Call(ctx, pipeline.RawCall{ID: "1", Name: "ev__echo", Arguments: json.RawMessage(`{"message":"hi"}`)}, pipeline.Env{})
-	require.True(t, o.OK(), "%v", o.Content())
+	require.NoError(t, o.Err(), "%v", o.Content())
 	require.Equal(t, "Echo: hi", registry.Part(o.Content()[0]).Text)
 	v, _ := o.ValueJSON()
 	require.JSONEq(t, `"Echo: hi"`, string(v))
 
 	o = pipe.Call(ctx, pipeline.RawCall{ID: "2", Name: "ev__echo", Arguments: json.RawMessage(`{"message":3}`)}, pipeline.Env{})
-	require.Equal(t, pipeline.CodeInvalidArguments, o.Code(), "the server's input schema is enforced")
+	require.Equal(t, "INVALID_ARGUMENTS", pipeline.CodeOf(o.Err()), "the server's input schema is enforced")
 
 	o = pipe.Call(ctx, pipeline.RawCall{ID: "3", Name: "ev__get-structured-content", Arguments: json.RawMessage(`{"location":"Chicago"}`)}, pipeline.Env{})
-	require.True(t, o.OK(), "%v", o.Content())
+	require.NoError(t, o.Err(), "%v", o.Content())
 	v, _ = o.ValueJSON()
 	require.JSONEq(t, `{"temperature":36,"conditions":"Light rain / drizzle","humidity":82}`, string(v))
 
 	o = pipe.Call(ctx, pipeline.RawCall{ID: "4", Name: "ev__get-tiny-image", Arguments: json.RawMessage(`{}`)}, pipeline.Env{})
-	require.True(t, o.OK(), "%v", o.Content())
+	require.NoError(t, o.Err(), "%v", o.Content())
 	var types []registry.PartType
 	for _, p := range o.Content() {
 		types = append(types, p.Type)

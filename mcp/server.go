@@ -112,7 +112,7 @@ func NewServer(ex *ptc.Executor, opts ServerOptions) *Server {
 	s.def = s.newView("", opts.Agent, nil)
 	if c := opts.Auth; c != nil {
 		s.auth = newAuthenticator(s.life, c, s.log)
-		reg := ex.Pipeline().Registry()
+		reg := ex.Pipeline().Config().Registry
 		for i := range c.Principals {
 			p := &c.Principals[i]
 			scope := registry.Scope{Preset: opts.Agent.Preset, Agent: p.Name}
@@ -126,7 +126,7 @@ func NewServer(ex *ptc.Executor, opts ServerOptions) *Server {
 		}
 		s.cleanup = append(s.cleanup, ex.Pipeline().OnPreExecute(s.askPolicy))
 	}
-	s.unsub = ex.Pipeline().Registry().Subscribe(func(registry.Change) { s.changed() })
+	s.unsub = ex.Pipeline().Config().Registry.Subscribe(func(registry.Change) { s.changed() })
 	s.refresh()
 	return s
 }
@@ -412,7 +412,7 @@ func kind(r *ptc.Result) string {
 	case errors.As(err, &re) && re.Kind != "":
 		return string(re.Kind)
 	}
-	return strings.ToLower(string(r.Outcome.Code()))
+	return strings.ToLower(pipeline.CodeOf(r.Outcome.Err()))
 }
 
 func (s *Server) logRun(ctx context.Context, id string, d time.Duration, r *ptc.Result) {
@@ -433,7 +433,7 @@ func (s *Server) logRun(ctx context.Context, id string, d time.Duration, r *ptc.
 		}
 	}
 	s.log.LogAttrs(ctx, level, "run", append(attrs,
-		slog.String("token", r.Outcome.Token()),
+		slog.String("token", r.Outcome.Invocation().Token()),
 		slog.Float64("duration_ms", float64(d.Microseconds())/1000),
 		slog.Int("subcalls", len(r.Subcalls)),
 		slog.String("kind", kind(r)),

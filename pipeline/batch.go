@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 
 	"github.com/ptchost/ptc/registry"
@@ -17,9 +18,14 @@ type Batch struct {
 	// Agent is the calling agent's scope; the zero Scope for standalone
 	// service calls.
 	Agent registry.Scope
-	// Log, when set, receives the root call and result events of every
-	// call; without it none are recorded.
-	Log Log
+	// Logger, when set, gets two slog records of every call: "tool call"
+	// when it starts running and "tool result" with its outcome, at level
+	// Info (a failed result at Warn), with the tool, token, parent and
+	// nested and, for a result, duration and, for a failure, code, reason
+	// and the structured [ErrorInfo] a denial attached (group "info":
+	// name, code, userReason). Arguments, values and presentation
+	// descriptors are not logged. Nil logs nothing.
+	Logger *slog.Logger
 	// Approver answers asks; nil leaves every ask unanswered.
 	Approver Approver
 }
@@ -33,7 +39,7 @@ type Batch struct {
 // A call whose preparation failed runs nothing, so it never splits a run of
 // parallel calls.
 func (p *Pipeline) Execute(ctx context.Context, b Batch) []*Outcome {
-	env := Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Log: b.Log}
+	env := Env{ToolSet: b.ToolSet, Agent: b.Agent, Approver: b.Approver, Logger: b.Logger}
 	invs := make([]*Invocation, len(b.Calls))
 	for i, c := range b.Calls {
 		invs[i] = p.prepare(c, env)

@@ -59,10 +59,10 @@ func TestPipeline_Execute_parallelOverlap(t *testing.T) {
 	calls = slices.Insert(calls, n/2, call("missing", `{}`))
 	out := p.Execute(bg, pipeline.Batch{Calls: calls})
 	require.Len(t, out, n+1)
-	assert.Equal(t, pipeline.CodeUnknownTool, out[n/2].Code())
+	assert.Equal(t, "UNKNOWN_TOOL", pipeline.CodeOf(out[n/2].Err()))
 	out = slices.Delete(out, n/2, n/2+1)
 	for i, o := range out {
-		require.True(t, o.OK(), o.Reason())
+		require.NoError(t, o.Err())
 		assert.Equal(t, fmt.Sprintf(`{"i":%d}`, i), text(o), "results out of order")
 	}
 }
@@ -130,7 +130,7 @@ func TestPipeline_Execute_maxParallel(t *testing.T) {
 		calls[i] = call("par", `{}`)
 	}
 	for _, o := range p.Execute(bg, pipeline.Batch{Calls: calls}) {
-		assert.True(t, o.OK())
+		assert.NoError(t, o.Err())
 	}
 	assert.Equal(t, int32(limit), peak.Load())
 }
@@ -143,11 +143,11 @@ func TestPipeline_Execute_failureDoesNotEndBatch(t *testing.T) {
 	out := p.Execute(bg, pipeline.Batch{Calls: []pipeline.RawCall{
 		call("ok", `{}`), call("boom", `{}`), call("missing", `{}`), call("ok", `{`), call("serial", `{}`), call("ok", `{}`),
 	}})
-	var codes []pipeline.Code
+	var codes []string
 	for _, o := range out {
-		codes = append(codes, o.Code())
+		codes = append(codes, pipeline.CodeOf(o.Err()))
 	}
-	assert.Equal(t, []pipeline.Code{"", pipeline.CodeToolFailed, pipeline.CodeUnknownTool, pipeline.CodeInvalidArguments, "", ""}, codes)
+	assert.Equal(t, []string{"", "TOOL_FAILED", "UNKNOWN_TOOL", "INVALID_ARGUMENTS", "", ""}, codes)
 	assert.Empty(t, p.Execute(bg, pipeline.Batch{}))
 }
 
@@ -157,8 +157,8 @@ func TestPipeline_Execute_cancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(bg)
 	go func() { <-started; cancel() }()
 	out := p.Execute(ctx, pipeline.Batch{Calls: []pipeline.RawCall{call("slow", `{}`), call("next", `{}`)}})
-	assert.Equal(t, pipeline.CodeAborted, out[0].Code())
-	assert.Equal(t, pipeline.CodeAbortedBeforeDispatch, out[1].Code())
+	assert.Equal(t, "ABORTED", pipeline.CodeOf(out[0].Err()))
+	assert.Equal(t, "ABORTED_BEFORE_DISPATCH", pipeline.CodeOf(out[1].Err()))
 }
 
 func TestPipeline_Execute_toolSetAndAgent(t *testing.T) {
@@ -174,36 +174,54 @@ func TestPipeline_Execute_toolSetAndAgent(t *testing.T) {
 	set, err := reg.Resolve(bg, registry.Step{Agent: agent})
 	require.NoError(t, err)
 	out := p.Execute(bg, pipeline.Batch{Calls: []pipeline.RawCall{call("t", `{}`)}, ToolSet: set, Agent: agent})
-	require.True(t, out[0].OK(), out[0].Reason())
+	require.NoError(t, out[0].Err())
 	assert.Equal(t, agent, gotAgent.Load())
 	assert.Equal(t, agent, out[0].Invocation().Agent())
 
 	// Disposed between batches: unstarted calls are refused.
 	set.Dispose()
 	out = p.Execute(bg, pipeline.Batch{Calls: []pipeline.RawCall{call("t", `{}`)}, ToolSet: set, Agent: agent})
-	assert.Equal(t, pipeline.CodeUnknownTool, out[0].Code())
+	assert.Equal(t, "UNKNOWN_TOOL", pipeline.CodeOf(out[0].Err()))
 }
 
+// memLog is a slog handler that keeps one line per record: its kind, tool,
+// nested and parent and, for a result, its code.
 type memLog struct {
 	mu     sync.Mutex
 	events []string
+	panics bool
 }
 
-func (l *memLog) Record(_ context.Context, e pipeline.Event) {
-	inv := e.Invocation
-	s := fmt.Sprintf("%s %s nested=%v parent=%s", e.Kind, inv.Name(), inv.Nested(), inv.Parent())
-	if e.Outcome != nil {
-		s += " code=" + string(e.Outcome.Code())
+func (l *memLog) Enabled(context.Context, slog.Level) bool { return true }
+
+func (l *memLog) Handle(_ context.Context, r slog.Record) error {
+	if l.panics {
+		panic("log boom")
+	}
+	a := map[string]string{}
+	r.Attrs(func(at slog.Attr) bool {
+		a[at.Key] = at.Value.String()
+		return true
+	})
+	kind := strings.TrimPrefix(r.Message, "tool ")
+	s := fmt.Sprintf("%s %s nested=%s parent=%s", kind, a["tool"], a["nested"], a["parent"])
+	if kind == "result" {
+		s += " code=" + a["code"]
 	}
 	l.mu.Lock()
 	l.events = append(l.events, s)
 	l.mu.Unlock()
+	return nil
 }
+
+func (l *memLog) WithAttrs([]slog.Attr) slog.Handler { return l }
+
+func (l *memLog) WithGroup(string) slog.Handler { return l }
 
 func TestPipeline_Execute_log(t *testing.T) {
 	p := newPipeline(t, pipeline.Config{}, echo("t"))
 	var log memLog
-	out := p.Execute(bg, pipeline.Batch{Calls: []pipeline.RawCall{call("t", `{}`), call("x", `{}`)}, Log: &log})
+	out := p.Execute(bg, pipeline.Batch{Calls: []pipeline.RawCall{call("t", `{}`), call("x", `{}`)}, Logger: slog.New(&log)})
 	assert.Equal(t, []string{
 		"call t nested=false parent=",
 		"result t nested=false parent= code=",
@@ -211,25 +229,25 @@ func TestPipeline_Execute_log(t *testing.T) {
 		"result x nested=false parent= code=UNKNOWN_TOOL",
 	}, log.events)
 
-	// A nested single call records its own events under the parent's token.
+	// A nested single call logs its own records under the parent's token.
 	log.events = nil
-	parent := out[0].Token()
-	o := p.Call(bg, call("t", `{}`), pipeline.Env{Log: &log, Parent: parent})
-	assert.True(t, o.Invocation().Nested())
+	parent := out[0].Invocation().Token()
+	o := p.Call(bg, call("t", `{}`), pipeline.Env{Logger: slog.New(&log), Parent: parent})
+	assert.Equal(t, parent, o.Invocation().Parent())
 	assert.Equal(t, []string{
 		"call t nested=true parent=" + parent,
 		"result t nested=true parent=" + parent + " code=",
 	}, log.events)
 
-	// Without a log, nothing is recorded (and a panicking log is harmless).
+	// Without a logger, nothing is logged (and a panicking one is harmless).
 	log.events = nil
 	p.Execute(bg, pipeline.Batch{Calls: []pipeline.RawCall{call("t", `{}`)}})
 	assert.Empty(t, log.events)
-	bad := pipeline.LogFunc(func(context.Context, pipeline.Event) { panic("log boom") })
-	assert.True(t, p.Call(bg, call("t", `{}`), pipeline.Env{Log: bad}).OK())
+	bad := slog.New(&memLog{panics: true})
+	assert.NoError(t, p.Call(bg, call("t", `{}`), pipeline.Env{Logger: bad}).Err())
 }
 
-func TestSlogLog(t *testing.T) {
+func TestBatch_Logger(t *testing.T) {
 	var buf bytes.Buffer
 	l := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 		if a.Key == slog.TimeKey || a.Key == "duration" || a.Key == "token" || a.Key == "parent" {
@@ -241,7 +259,7 @@ func TestSlogLog(t *testing.T) {
 	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision {
 		return pipeline.Deny("nope")
 	})
-	p.Execute(bg, pipeline.Batch{Calls: []pipeline.RawCall{call("t", `{}`)}, Log: pipeline.SlogLog(l)})
+	p.Execute(bg, pipeline.Batch{Calls: []pipeline.RawCall{call("t", `{}`)}, Logger: l})
 	assert.Equal(t, "level=INFO msg=\"tool call\" tool=t nested=false\n"+
 		"level=WARN msg=\"tool result\" tool=t nested=false code=DENIED reason=nope\n", buf.String())
 
@@ -288,8 +306,8 @@ func TestPipeline_hammer(t *testing.T) {
 					o = p.Call(ctx, call("t", args), pipeline.Env{Parent: "parent"})
 				}
 				cancel()
-				if !o.OK() || text(o) != args {
-					t.Errorf("call %s: %s %q", args, o.Code(), text(o))
+				if o.Err() != nil || text(o) != args {
+					t.Errorf("call %s: %s %q", args, pipeline.CodeOf(o.Err()), text(o))
 				}
 			}
 		})
@@ -301,10 +319,10 @@ func TestPipeline_hammer(t *testing.T) {
 	assert.False(t, strings.Contains(fmt.Sprint(results.Load()), "-"))
 }
 
-// TestSlogLog_errorInfo is the regression test for "ErrorInfo is dropped by
-// the slog logger": a denial's structured detail reaches the result record
-// (and never the model's content).
-func TestSlogLog_errorInfo(t *testing.T) {
+// TestSlogResult_errorInfo is the regression test for "ErrorInfo is
+// dropped by the slog logger": a denial's structured detail reaches the
+// result record (and never the model's content).
+func TestSlogResult_errorInfo(t *testing.T) {
 	var buf bytes.Buffer
 	l := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 		if a.Key == slog.TimeKey || a.Key == "duration" || a.Key == "token" || a.Key == "parent" {

@@ -24,8 +24,8 @@ func BenchmarkCall(b *testing.B) {
 		p := newPipeline(b, pipeline.Config{}, noop())
 		b.ReportAllocs()
 		for b.Loop() {
-			if o := p.Call(bg, pipeline.RawCall{Name: "noop", Arguments: args}, pipeline.Env{}); !o.OK() {
-				b.Fatal(o.Reason())
+			if o := p.Call(bg, pipeline.RawCall{Name: "noop", Arguments: args}, pipeline.Env{}); o.Err() != nil {
+				b.Fatal(o.Err())
 			}
 		}
 	})
@@ -38,8 +38,8 @@ func BenchmarkCall(b *testing.B) {
 		p.OnResult(func(context.Context, *pipeline.Outcome) {})
 		b.ReportAllocs()
 		for b.Loop() {
-			if o := p.Call(bg, pipeline.RawCall{Name: "noop", Arguments: args}, pipeline.Env{}); !o.OK() {
-				b.Fatal(o.Reason())
+			if o := p.Call(bg, pipeline.RawCall{Name: "noop", Arguments: args}, pipeline.Env{}); o.Err() != nil {
+				b.Fatal(o.Err())
 			}
 		}
 	})

@@ -42,12 +42,12 @@ func TestPipeline_deferredContent(t *testing.T) {
 			}
 			for _, o := range outs {
 				if c.failure != "" {
-					require.False(t, o.OK())
-					assert.Equal(t, pipeline.CodeToolFailed, o.Code())
-					assert.Equal(t, c.failure, o.Reason())
+					require.Error(t, o.Err())
+					assert.Equal(t, "TOOL_FAILED", pipeline.CodeOf(o.Err()))
+					assert.Equal(t, c.failure, reason(o))
 					continue
 				}
-				require.True(t, o.OK(), o.Reason())
+				require.NoError(t, o.Err())
 				assert.Equal(t, c.want, text(o))
 				assert.Equal(t, c.want, text(o)) // rendered once, read twice
 				assert.Nil(t, o.Images())
@@ -68,7 +68,7 @@ func TestPipeline_deferredContentImages(t *testing.T) {
 		}},
 	})
 	o := newPipeline(t, pipeline.Config{}, tool).Call(bg, call("chart", `{}`), pipeline.Env{})
-	require.True(t, o.OK(), o.Reason())
+	require.NoError(t, o.Err())
 	require.Len(t, o.Images(), 1)
 	assert.Len(t, o.Content(), 2)
 }
@@ -87,8 +87,8 @@ func TestPipeline_deferredContentPanic(t *testing.T) {
 			p.OnPostExecute(func(context.Context, *pipeline.Invocation, *pipeline.PostResult) {})
 		}
 		o := p.Call(bg, call("t", `{}`), pipeline.Env{})
-		assert.Equal(t, pipeline.CodeToolFailed, o.Code())
-		assert.Contains(t, o.Reason(), "MarshalJSON exploded")
+		assert.Equal(t, "TOOL_FAILED", pipeline.CodeOf(o.Err()))
+		assert.Contains(t, reason(o), "MarshalJSON exploded")
 	}
 }
 
@@ -117,7 +117,7 @@ func TestPipeline_deferredValueJSON(t *testing.T) {
 			Execute: func(context.Context, json.RawMessage, *registry.Exec) (*out, error) { return c.v, nil },
 		})
 		o := newPipeline(t, pipeline.Config{}, tool).Call(bg, call("t", `{}`), pipeline.Env{})
-		require.True(t, o.OK(), o.Reason())
+		require.NoError(t, o.Err())
 		v, err := o.ValueJSON()
 		require.NoError(t, err)
 		assert.Equal(t, c.want, string(v))

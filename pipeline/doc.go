@@ -18,14 +18,14 @@
 //  3. Guards: monotonic synchronous [Guard]s; a reason denies, and nothing
 //     later can turn the denial back into permission. Then an ask goes to
 //     the caller's [Approver]; without one the call fails with
-//     [CodeAskUnanswered].
+//     ASK_UNANSWERED.
 //  4. Execute wrappers: around-dispatch [Wrapper]s (timeout, retry,
 //     metrics). Only a wrapper may replace the body's context; the pipeline
 //     fuses the caller's context back in before the body runs.
 //     [TimeoutPolicy] enforces a tool's declared TimeoutMs.
 //  5. Dispatch: the tool body, with panics recovered; then the value is
 //     checked against the tool's output schema
-//     ([registry.Output]): a mismatch is [CodeToolFailed].
+//     ([registry.Output]): a mismatch is TOOL_FAILED.
 //  6. ProjectContent: the tool's execution-prepared content, or its
 //     rendered output.
 //  7. PostExecute: [PostExecuteListener]s inspect or replace content or
@@ -37,13 +37,14 @@
 //
 // An [Outcome] keeps the canonical value (for programmatic callers, see
 // [Outcome.ValueJSON]) beside the model-facing content; replacing the
-// content does not remove the value. A failure is an [*Error] with one of
-// the codes [CodeUnknownTool], [CodeInvalidArguments], [CodeDenied],
-// [CodeAskUnanswered], [CodeToolFailed], [CodeToolTimeout],
-// [CodeAbortedBeforeDispatch], [CodeAborted], [CodePostExecuteBlocked] and
-// [CodeToolActivationFailed]; its content is exactly one text part
-// "Error: <reason>", and structured detail stays out of it: a denial's
-// [ErrorInfo] is on the outcome ([Outcome.Info]) and in [SlogLog]'s
+// content does not remove the value. A failure ([Outcome.Err]) is an
+// [*Error] with one of the codes UNKNOWN_TOOL, INVALID_ARGUMENTS, DENIED,
+// ASK_UNANSWERED, TOOL_FAILED, TOOL_TIMEOUT, ABORTED_BEFORE_DISPATCH,
+// ABORTED, POST_EXECUTE_BLOCKED and TOOL_ACTIVATION_FAILED; it matches the
+// sentinel of its code ([ErrDenied], [registry.ErrUnknownTool], ...) with
+// [errors.Is], and [CodeOf] reads the code. Its content is exactly one
+// text part "Error: <reason>", and structured detail stays out of it: a
+// denial's [ErrorInfo] is on the error ([Error].Info) and in the slog
 // records. The presentation descriptors a tool declares (PresentCall,
 // PresentResult) are projected beside the content for host-local consumers
 // and never reach the model: [Invocation.PresentCall] when the call is
@@ -53,13 +54,13 @@
 // reported. Dispatch means invoking the tool body: a wrapper that answers
 // without calling next (from a cache, say) dispatched nothing. If the
 // caller's context is done before the wrappers run, none runs and the call
-// fails with [CodeAbortedBeforeDispatch]. Otherwise cancellation replaces
-// only a success, or an error that is the caller's own cancellation: with
-// [CodeAborted] if the body was dispatched, else with
-// [CodeAbortedBeforeDispatch]. Denials, wrapper and tool failures,
-// post-execute blocks and timeouts stay more specific, even when the caller
-// cancelled while they happened. A panicking tool fails with
-// [CodeToolFailed] and the panic message; it never crashes the process.
+// fails with ABORTED_BEFORE_DISPATCH. Otherwise cancellation replaces only
+// a success, or an error that is the caller's own cancellation: with
+// ABORTED if the body was dispatched, else with ABORTED_BEFORE_DISPATCH.
+// Denials, wrapper and tool failures, post-execute blocks and timeouts stay
+// more specific, even when the caller cancelled while they happened. A
+// panicking tool fails with TOOL_FAILED and the panic message; it never
+// crashes the process.
 //
 // # Batches and single calls
 //
@@ -68,12 +69,12 @@
 // in call order. [Pipeline.Call] runs a single call; [Pipeline.Prepare]
 // and [Pipeline.Run] are its two halves, which the run_code executor uses
 // for a program's subcalls (it admits a prepared call in issue order, by
-// its mode, before it runs it), with [Env.Parent] marking their log events
-// nested.
+// its mode, before it runs it), with [Env].Parent marking them nested.
 //
 // # Logging
 //
-// The pipeline logs nothing by itself. A batch or call given a [Log]
-// records call and result events; [SlogLog] and [SlogResult] write them as
-// log/slog records.
+// The pipeline logs nothing by itself. A batch or call given a Logger
+// ([Batch].Logger, [Env].Logger) writes a log/slog record when each call
+// starts and one with its outcome; [SlogResult] writes the outcome's
+// record of every call the pipeline runs.
 package pipeline

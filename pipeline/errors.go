@@ -7,83 +7,99 @@ import (
 	"github.com/ptchost/ptc/registry"
 )
 
-// Code is the machine-readable error code of a failed call.
-type Code string
-
 // The error codes of a failed call (docs/ARCHITECTURE.md, "Error codes"),
-// declared here only. Three are the registry's failures, matched by its
-// sentinels; the others by this package's.
+// declared here only. Callers branch on the sentinels (an [*Error] matches
+// the sentinel of its code); [CodeOf] reads the code of an error, and of a
+// sentinel. Three are the registry's failures, matched by its sentinels;
+// the others by this package's.
 const (
-	// CodeUnknownTool: the tool is not executable in the call's scope and
+	// codeUnknownTool: the tool is not executable in the call's scope and
 	// tool set (see [registry.Registry.Executable]).
-	CodeUnknownTool Code = "UNKNOWN_TOOL"
-	// CodeInvalidArguments: the arguments are not JSON or do not match the
+	codeUnknownTool = "UNKNOWN_TOOL"
+	// codeInvalidArguments: the arguments are not JSON or do not match the
 	// tool's parameter schema.
-	CodeInvalidArguments Code = "INVALID_ARGUMENTS"
-	// CodeDenied: a pre-execute listener, a guard or the approver denied the
+	codeInvalidArguments = "INVALID_ARGUMENTS"
+	// codeDenied: a pre-execute listener, a guard or the approver denied the
 	// call.
-	CodeDenied Code = "DENIED"
-	// CodeAskUnanswered: a listener asked for approval and no approver gave
+	codeDenied = "DENIED"
+	// codeAskUnanswered: a listener asked for approval and no approver gave
 	// an answer (there was none, or it failed).
-	CodeAskUnanswered Code = "ASK_UNANSWERED"
-	// CodeToolFailed: the tool body (or a wrapper around it) returned an
+	codeAskUnanswered = "ASK_UNANSWERED"
+	// codeToolFailed: the tool body (or a wrapper around it) returned an
 	// error or panicked, or its value did not match the tool's output
 	// schema ([registry.ErrInvalidOutput]) or could not be rendered.
-	CodeToolFailed Code = "TOOL_FAILED"
-	// CodeToolTimeout: the timeout policy's deadline passed.
-	CodeToolTimeout Code = "TOOL_TIMEOUT"
-	// CodeAbortedBeforeDispatch: the caller's context was done and the tool
+	codeToolFailed = "TOOL_FAILED"
+	// codeToolTimeout: the timeout policy's deadline passed.
+	codeToolTimeout = "TOOL_TIMEOUT"
+	// codeAbortedBeforeDispatch: the caller's context was done and the tool
 	// body was never invoked; the call would otherwise have succeeded (a
 	// wrapper answered without the body) or failed only with the caller's
 	// cancellation.
-	CodeAbortedBeforeDispatch Code = "ABORTED_BEFORE_DISPATCH"
-	// CodeAborted: the caller's context was done after the tool body was
+	codeAbortedBeforeDispatch = "ABORTED_BEFORE_DISPATCH"
+	// codeAborted: the caller's context was done after the tool body was
 	// invoked, and the call would otherwise have succeeded (or the body or
 	// a wrapper returned the caller's cancellation as its error).
-	CodeAborted Code = "ABORTED"
-	// CodePostExecuteBlocked: a post-execute listener blocked the result.
-	CodePostExecuteBlocked Code = "POST_EXECUTE_BLOCKED"
-	// CodeToolActivationFailed: a conditional tool's condition failed while
+	codeAborted = "ABORTED"
+	// codePostExecuteBlocked: a post-execute listener blocked the result.
+	codePostExecuteBlocked = "POST_EXECUTE_BLOCKED"
+	// codeToolActivationFailed: a conditional tool's condition failed while
 	// the tool set was resolved ([registry.Registry.Resolve]).
-	CodeToolActivationFailed Code = "TOOL_ACTIVATION_FAILED"
+	codeToolActivationFailed = "TOOL_ACTIVATION_FAILED"
 )
 
 // Sentinel errors. An [*Error] matches the sentinel of its code with
-// [errors.Is]; for the registry's codes the sentinels are the registry's.
+// [errors.Is]; for the registry's codes (UNKNOWN_TOOL, INVALID_ARGUMENTS,
+// TOOL_ACTIVATION_FAILED) the sentinels are the registry's:
+// [registry.ErrUnknownTool], [registry.ErrInvalidArguments] and
+// [registry.ErrActivationFailed].
 var (
-	// ErrDenied is matched by every error with [CodeDenied].
+	// ErrDenied is matched by every error with code DENIED: a pre-execute
+	// listener, a guard or the approver denied the call.
 	ErrDenied = errors.New("denied")
-	// ErrAskUnanswered is matched by every error with [CodeAskUnanswered].
+	// ErrAskUnanswered is matched by every error with code ASK_UNANSWERED:
+	// a listener asked for approval and no approver gave an answer (there
+	// was none, or it failed).
 	ErrAskUnanswered = errors.New("approval unanswered")
-	// ErrToolFailed is matched by every error with [CodeToolFailed].
+	// ErrToolFailed is matched by every error with code TOOL_FAILED: the
+	// tool body (or a wrapper around it) returned an error or panicked, or
+	// its value did not match the tool's output schema
+	// ([registry.ErrInvalidOutput]) or could not be rendered.
 	ErrToolFailed = errors.New("tool failed")
-	// ErrToolTimeout is matched by every error with [CodeToolTimeout]; it is
-	// also the cause of the context [TimeoutPolicy] cancels.
+	// ErrToolTimeout is matched by every error with code TOOL_TIMEOUT: the
+	// timeout policy's deadline passed. It is also the cause of the context
+	// [TimeoutPolicy] cancels.
 	ErrToolTimeout = errors.New("tool timed out")
-	// ErrAbortedBeforeDispatch is matched by every error with
-	// [CodeAbortedBeforeDispatch].
+	// ErrAbortedBeforeDispatch is matched by every error with code
+	// ABORTED_BEFORE_DISPATCH: the caller's context was done and the tool
+	// body was never invoked; the call would otherwise have succeeded (a
+	// wrapper answered without the body) or failed only with the caller's
+	// cancellation.
 	ErrAbortedBeforeDispatch = errors.New("aborted before dispatch")
-	// ErrAborted is matched by every error with [CodeAborted].
+	// ErrAborted is matched by every error with code ABORTED: the caller's
+	// context was done after the tool body was invoked, and the call would
+	// otherwise have succeeded (or the body or a wrapper returned the
+	// caller's cancellation as its error).
 	ErrAborted = errors.New("aborted")
-	// ErrPostExecuteBlocked is matched by every error with
-	// [CodePostExecuteBlocked].
+	// ErrPostExecuteBlocked is matched by every error with code
+	// POST_EXECUTE_BLOCKED: a post-execute listener blocked the result.
 	ErrPostExecuteBlocked = errors.New("blocked by post-execute policy")
 
-	// ErrArgumentsTooLarge is wrapped by the [CodeInvalidArguments] failure
-	// of a call whose arguments are over Config.ArgumentBytes.
+	// ErrArgumentsTooLarge is wrapped by the INVALID_ARGUMENTS failure of a
+	// call whose arguments are over Config.ArgumentBytes.
 	ErrArgumentsTooLarge = errors.New("arguments too large")
-	// ErrArgumentsTooDeep is wrapped by the [CodeInvalidArguments] failure
-	// of a call whose arguments nest deeper than Config.ArgumentDepth.
+	// ErrArgumentsTooDeep is wrapped by the INVALID_ARGUMENTS failure of a
+	// call whose arguments nest deeper than Config.ArgumentDepth.
 	ErrArgumentsTooDeep = errors.New("arguments nested too deeply")
-
-	// ErrNoRegistry is returned by [New] when Config.Registry is nil.
-	ErrNoRegistry = errors.New("pipeline: no registry")
 )
+
+// errNoRegistry is returned by [New] when Config.Registry is nil.
+var errNoRegistry = errors.New("pipeline: no registry")
 
 // ErrorInfo is structured failure detail a pre-execute listener may attach
 // beside its model-facing reason. It never reaches the model's content;
-// durable projections (logs, transcripts, user interfaces) keep it:
-// [SlogLog] logs it, and its JSON form is the one ptc-run's --json prints.
+// durable projections (logs, transcripts, user interfaces) keep it: the
+// slog records of Batch.Logger and [SlogResult] log it, and its JSON form
+// is the one ptc-run's --json prints.
 type ErrorInfo struct {
 	// Name is a short machine-friendly name of the failure, such as
 	// "PolicyDenied".
@@ -94,11 +110,17 @@ type ErrorInfo struct {
 	UserReason string `json:"userReason,omitempty"`
 }
 
-// Error is the typed failure of a call. Its Reason is what the model sees,
-// as "Error: <Reason>"; Info and Err stay out of the content.
+// Error is the typed failure of a call ([Outcome.Err]). Its Reason is what
+// the model sees, as "Error: <Reason>"; Info and Err stay out of the
+// content.
 type Error struct {
-	// Code classifies the failure.
-	Code Code
+	// Code classifies the failure: one of UNKNOWN_TOOL, INVALID_ARGUMENTS,
+	// DENIED, ASK_UNANSWERED, TOOL_FAILED, TOOL_TIMEOUT,
+	// ABORTED_BEFORE_DISPATCH, ABORTED, POST_EXECUTE_BLOCKED and
+	// TOOL_ACTIVATION_FAILED (docs/ARCHITECTURE.md, "Error codes"). The
+	// error matches the sentinel of its code; [CodeOf] reads the code of a
+	// sentinel, as in CodeOf(ErrToolTimeout).
+	Code string
 	// Tool is the called tool's name.
 	Tool string
 	// Reason is the model-facing reason.
@@ -112,7 +134,7 @@ type Error struct {
 // Error implements error.
 func (e *Error) Error() string {
 	var sb strings.Builder
-	sb.WriteString(string(e.Code))
+	sb.WriteString(e.Code)
 	if e.Reason != "" {
 		sb.WriteString(": ")
 		sb.WriteString(e.Reason)
@@ -129,46 +151,52 @@ func (e *Error) Is(target error) bool {
 	return s != nil && target == s
 }
 
-func sentinel(c Code) error {
-	switch c {
-	case CodeUnknownTool:
+func sentinel(code string) error {
+	switch code {
+	case codeUnknownTool:
 		return registry.ErrUnknownTool
-	case CodeInvalidArguments:
+	case codeInvalidArguments:
 		return registry.ErrInvalidArguments
-	case CodeToolActivationFailed:
+	case codeToolActivationFailed:
 		return registry.ErrActivationFailed
-	case CodeDenied:
+	case codeDenied:
 		return ErrDenied
-	case CodeAskUnanswered:
+	case codeAskUnanswered:
 		return ErrAskUnanswered
-	case CodeToolFailed:
+	case codeToolFailed:
 		return ErrToolFailed
-	case CodeToolTimeout:
+	case codeToolTimeout:
 		return ErrToolTimeout
-	case CodeAbortedBeforeDispatch:
+	case codeAbortedBeforeDispatch:
 		return ErrAbortedBeforeDispatch
-	case CodeAborted:
+	case codeAborted:
 		return ErrAborted
-	case CodePostExecuteBlocked:
+	case codePostExecuteBlocked:
 		return ErrPostExecuteBlocked
 	}
 	return nil
 }
 
 // CodeOf returns the code of the first [*Error] in err's chain, else the
-// code of the registry's failure err matches, or "" if there is none.
-func CodeOf(err error) Code {
+// code of the first sentinel err matches (this package's or the
+// registry's: CodeOf(ErrDenied) is "DENIED"), or "" if there is none. An
+// outcome's code is CodeOf(o.Err()): "" on success.
+func CodeOf(err error) string {
+	if err == nil {
+		return ""
+	}
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code
 	}
-	switch {
-	case errors.Is(err, registry.ErrUnknownTool):
-		return CodeUnknownTool
-	case errors.Is(err, registry.ErrInvalidArguments):
-		return CodeInvalidArguments
-	case errors.Is(err, registry.ErrActivationFailed):
-		return CodeToolActivationFailed
+	for _, code := range [...]string{
+		codeUnknownTool, codeInvalidArguments, codeToolActivationFailed,
+		codeDenied, codeAskUnanswered, codeToolFailed, codeToolTimeout,
+		codeAbortedBeforeDispatch, codeAborted, codePostExecuteBlocked,
+	} {
+		if errors.Is(err, sentinel(code)) {
+			return code
+		}
 	}
 	return ""
 }

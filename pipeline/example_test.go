@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -43,8 +44,8 @@ func ExamplePipeline_Execute() {
 	for _, o := range out {
 		v, _ := o.ValueJSON()
 		status := "ok"
-		if !o.OK() {
-			status = string(o.Code())
+		if o.Err() != nil {
+			status = pipeline.CodeOf(o.Err())
 		}
 		fmt.Printf("%s %s %q value=%s\n", o.Invocation().CallID(), status, strings.ReplaceAll(o.Content()[0].Text, "\n", ""), v)
 	}
@@ -78,10 +79,11 @@ func ExamplePipeline_Guard() {
 	for _, city := range []string{"Paris", "Berlin"} {
 		o := p.Call(context.Background(), pipeline.RawCall{Name: "get_weather", Arguments: json.RawMessage(`{"city":"` + city + `"}`)},
 			pipeline.Env{Approver: approve})
-		if o.OK() {
-			fmt.Println(city, "allowed")
+		var e *pipeline.Error
+		if errors.As(o.Err(), &e) {
+			fmt.Println(city, e.Code+":", e.Reason)
 		} else {
-			fmt.Println(city, o.Code()+":", o.Reason())
+			fmt.Println(city, "allowed")
 		}
 	}
 	o := p.Call(context.Background(), pipeline.RawCall{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Rome"}`)}, pipeline.Env{})
@@ -107,7 +109,7 @@ func ExampleTimeoutPolicy() {
 	p.Wrap(pipeline.TimeoutPolicy())
 
 	o := p.Call(context.Background(), pipeline.RawCall{Name: "slow", Arguments: json.RawMessage(`{}`)}, pipeline.Env{})
-	fmt.Println(o.Code())
+	fmt.Println(pipeline.CodeOf(o.Err()))
 	fmt.Println(o.Content()[0].Text)
 	// Output:
 	// TOOL_TIMEOUT
@@ -119,8 +121,8 @@ func ExamplePipeline_OnPostExecute() {
 	reg.Register(weatherTool())
 	p, _ := pipeline.New(pipeline.Config{Registry: reg})
 	p.OnPostExecute(func(_ context.Context, _ *pipeline.Invocation, r *pipeline.PostResult) {
-		r.ReplaceContent([]registry.Part{registry.TextPart("[weather redacted]")})
-		r.AddContext(registry.TextPart("note: weather data is redacted for this agent"))
+		r.Content = []registry.Part{registry.TextPart("[weather redacted]")}
+		r.Context = append(r.Context, registry.TextPart("note: weather data is redacted for this agent"))
 	})
 	o := p.Call(context.Background(), pipeline.RawCall{Name: "get_weather", Arguments: json.RawMessage(`{"city":"Oslo"}`)}, pipeline.Env{})
 	v, _ := o.ValueJSON()

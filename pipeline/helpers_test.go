@@ -3,6 +3,7 @@ package pipeline_test
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
 
@@ -67,4 +68,22 @@ func text(o *pipeline.Outcome) string {
 		sb.WriteString(p.Text)
 	}
 	return sb.String()
+}
+
+// reason returns the model-facing reason of o's failure, "" on success.
+func reason(o *pipeline.Outcome) string {
+	var e *pipeline.Error
+	if errors.As(o.Err(), &e) {
+		return e.Reason
+	}
+	return ""
+}
+
+// info returns the structured detail of o's failure, or nil.
+func info(o *pipeline.Outcome) *pipeline.ErrorInfo {
+	var e *pipeline.Error
+	if errors.As(o.Err(), &e) {
+		return e.Info
+	}
+	return nil
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
+	"log/slog"
 	"sync/atomic"
 	"time"
 
@@ -30,7 +31,7 @@ type RawCall struct {
 }
 
 // Env is what a single call runs in: the step's tool set, the calling
-// agent, the approver of asks and the optional log.
+// agent, the approver of asks and the optional logger.
 type Env struct {
 	// ToolSet is the step's resolved tool set; nil looks up registered
 	// definitions, without conditional tools.
@@ -40,8 +41,9 @@ type Env struct {
 	Agent registry.Scope
 	// Approver answers asks; nil leaves every ask unanswered.
 	Approver Approver
-	// Log receives the call's events; nil records none.
-	Log Log
+	// Logger, when set, gets the call's slog records, as for
+	// [Batch].Logger; nil logs nothing.
+	Logger *slog.Logger
 	// Parent is the correlation token of the call this one is nested in
 	// (a run_code call for a program's subcall); "" for a root call.
 	Parent string
@@ -74,12 +76,9 @@ type Invocation struct {
 // Token returns the opaque correlation token of the call.
 func (inv *Invocation) Token() string { return inv.token }
 
-// Parent returns the correlation token of the enclosing call, "" for a root
-// call.
+// Parent returns the correlation token of the call this one is nested in
+// ([Env].Parent), "" for a root call.
 func (inv *Invocation) Parent() string { return inv.env.Parent }
-
-// Nested reports whether the call is nested in another (it has a parent).
-func (inv *Invocation) Nested() bool { return inv.env.Parent != "" }
 
 // CallID returns the caller's own identifier of the call ([RawCall.ID]).
 func (inv *Invocation) CallID() string { return inv.id }
@@ -89,9 +88,6 @@ func (inv *Invocation) Name() string { return inv.name }
 
 // Agent returns the calling agent's scope.
 func (inv *Invocation) Agent() registry.Scope { return inv.env.Agent }
-
-// ToolSet returns the tool set the call was looked up in, or nil.
-func (inv *Invocation) ToolSet() *registry.ToolSet { return inv.env.ToolSet }
 
 // Tool returns the resolved tool, or nil when the lookup failed.
 func (inv *Invocation) Tool() *registry.Tool {
@@ -144,12 +140,4 @@ func (inv *Invocation) Mode() registry.Mode {
 		return registry.Serial
 	}
 	return inv.call.Mode()
-}
-
-// Err returns the preparation failure (an [*Error]), or nil.
-func (inv *Invocation) Err() error {
-	if inv.err == nil {
-		return nil
-	}
-	return inv.err
 }

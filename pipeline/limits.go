@@ -9,10 +9,10 @@ import (
 
 // The default argument limits (docs/ARCHITECTURE.md, "Limits").
 const (
-	// DefaultArgumentBytes is the default of Config.ArgumentBytes: 1 MiB.
-	DefaultArgumentBytes = 1 << 20
-	// DefaultArgumentDepth is the default of Config.ArgumentDepth.
-	DefaultArgumentDepth = 64
+	// defaultArgumentBytes is the default of Config.ArgumentBytes: 1 MiB.
+	defaultArgumentBytes = 1 << 20
+	// defaultArgumentDepth is the default of Config.ArgumentDepth.
+	defaultArgumentDepth = 64
 )
 
 // limitError is the cause of a call refused by an argument limit: its
@@ -28,7 +28,7 @@ func (e *limitError) Unwrap() error { return e.sentinel }
 
 // checkArguments refuses raw arguments over the pipeline's size or depth
 // limit, before anything parses them. It returns a [registry.Error] with
-// [CodeInvalidArguments], or nil.
+// [registry.ErrInvalidArguments], or nil.
 func (p *Pipeline) checkArguments(name string, raw []byte) error {
 	if len(raw) <= p.argShort {
 		return nil // within the size limit, and too short to nest too deep

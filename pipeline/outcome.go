@@ -13,7 +13,9 @@ import (
 
 // Outcome is the frozen final result of one call: the canonical value for
 // programmatic callers and the rendered content for the model, or the
-// failure. It is immutable once returned and safe for concurrent reads.
+// failure ([Outcome.Err]). The call itself (its tool's name, its token) is
+// [Outcome.Invocation]. It is immutable once returned and safe for
+// concurrent reads.
 type Outcome struct {
 	inv      *Invocation
 	err      *Error
@@ -39,46 +41,13 @@ func (o *Outcome) parts() []registry.Part {
 // Invocation returns the call the outcome belongs to.
 func (o *Outcome) Invocation() *Invocation { return o.inv }
 
-// Token returns the call's correlation token.
-func (o *Outcome) Token() string { return o.inv.token }
-
-// Tool returns the called tool's name.
-func (o *Outcome) Tool() string { return o.inv.name }
-
-// OK reports whether the call succeeded.
-func (o *Outcome) OK() bool { return o.err == nil }
-
-// Err returns the failure as an [*Error], or nil on success.
+// Err returns the failure, an [*Error] (its Code, Reason and Info: use
+// [errors.As], or [CodeOf] for the code), or nil on success.
 func (o *Outcome) Err() error {
 	if o.err == nil {
 		return nil
 	}
 	return o.err
-}
-
-// Code returns the failure's code, "" on success.
-func (o *Outcome) Code() Code {
-	if o.err == nil {
-		return ""
-	}
-	return o.err.Code
-}
-
-// Reason returns the failure's model-facing reason, "" on success.
-func (o *Outcome) Reason() string {
-	if o.err == nil {
-		return ""
-	}
-	return o.err.Reason
-}
-
-// Info returns the structured detail a denial attached, or nil.
-func (o *Outcome) Info() *ErrorInfo {
-	if o.err == nil || o.err.Info == nil {
-		return nil
-	}
-	i := *o.err.Info
-	return &i
 }
 
 // Value returns the canonical value (nil on failure). Do not modify it.
@@ -134,9 +103,6 @@ func (o *Outcome) PresentResult() any {
 // Context returns the extra context parts post-execute listeners attached,
 // in order; they go after the content. The slice is a copy.
 func (o *Outcome) Context() []registry.Part { return slices.Clone(o.context) }
-
-// Dispatched reports whether the tool body was invoked.
-func (o *Outcome) Dispatched() bool { return o.inv.active.Load() }
 
 // Duration returns how long the call took through all stages.
 func (o *Outcome) Duration() time.Duration { return o.duration }

@@ -17,32 +17,31 @@ import (
 	"github.com/ptchost/ptc/registry"
 )
 
-// DefaultMaxParallel is the default bound on concurrently running parallel
-// calls of one batch.
-const DefaultMaxParallel = 16
+// defaultMaxParallel is the default of Config.MaxParallel.
+const defaultMaxParallel = 16
 
 // Config configures a [Pipeline]. The zero value of every field but
-// Registry is a sensible default.
+// Registry is a sensible default; [Pipeline.Config] returns the
+// configuration in effect, defaults filled in.
 type Config struct {
 	// Registry is the registry every call is looked up in. Required.
 	Registry *registry.Registry
 	// MaxParallel bounds how many parallel calls of one batch run at once;
-	// 0 means [DefaultMaxParallel]. It does not bound separate
-	// [Pipeline.Call]s: their caller does.
+	// 0 means 16. It does not bound separate [Pipeline.Call]s: their caller
+	// does.
 	MaxParallel int
 	// ArgumentBytes bounds the size in bytes of one call's raw arguments;
-	// 0 means [DefaultArgumentBytes]. It is checked before the arguments
-	// are parsed, for every call (direct calls and program subcalls
-	// alike): a call over it fails with [CodeInvalidArguments] wrapping
-	// [ErrArgumentsTooLarge], and its message names the limit.
+	// 0 means 1 MiB. It is checked before the arguments are parsed, for
+	// every call (direct calls and program subcalls alike): a call over it
+	// fails with INVALID_ARGUMENTS wrapping [ErrArgumentsTooLarge], and its
+	// message names the limit.
 	ArgumentBytes int
 	// ArgumentDepth bounds how deeply one call's arguments nest arrays and
-	// objects (`{}` is one level, `{"a":[1]}` two); 0 means
-	// [DefaultArgumentDepth]. It is checked before the arguments are
-	// parsed, by a scan of the bytes: a call over it fails with
-	// [CodeInvalidArguments] wrapping [ErrArgumentsTooDeep], and its
-	// message names the limit. The registry's parser refuses nesting past
-	// 512 levels whatever this says.
+	// objects (`{}` is one level, `{"a":[1]}` two); 0 means 64. It is
+	// checked before the arguments are parsed, by a scan of the bytes: a
+	// call over it fails with INVALID_ARGUMENTS wrapping
+	// [ErrArgumentsTooDeep], and its message names the limit. The
+	// registry's parser refuses nesting past 512 levels whatever this says.
 	ArgumentDepth int
 	// TracerProvider, when set, traces every call the pipeline runs
 	// (direct calls and program subcalls alike) as one span, "execute_tool
@@ -63,14 +62,13 @@ type Config struct {
 // that was current when it started. It is safe for concurrent use and logs
 // nothing by itself.
 type Pipeline struct {
+	cfg         Config // defaults filled in
 	reg         *registry.Registry
 	maxParallel int
 	argBytes    int
 	argDepth    int
 	argShort    int // arguments this short are within both limits
 	tel         *tracing
-	tp          trace.TracerProvider
-	mp          metric.MeterProvider
 	prefix      string
 	seq         atomic.Uint64
 
@@ -96,25 +94,25 @@ type hooks struct {
 // New returns a pipeline over cfg.Registry with no policies.
 func New(cfg Config) (*Pipeline, error) {
 	if cfg.Registry == nil {
-		return nil, ErrNoRegistry
+		return nil, errNoRegistry
 	}
 	if cfg.MaxParallel < 0 {
 		return nil, fmt.Errorf("pipeline: negative MaxParallel %d", cfg.MaxParallel)
 	}
 	if cfg.MaxParallel == 0 {
-		cfg.MaxParallel = DefaultMaxParallel
+		cfg.MaxParallel = defaultMaxParallel
 	}
 	if cfg.ArgumentBytes < 0 {
 		return nil, fmt.Errorf("pipeline: negative ArgumentBytes %d", cfg.ArgumentBytes)
 	}
 	if cfg.ArgumentBytes == 0 {
-		cfg.ArgumentBytes = DefaultArgumentBytes
+		cfg.ArgumentBytes = defaultArgumentBytes
 	}
 	if cfg.ArgumentDepth < 0 {
 		return nil, fmt.Errorf("pipeline: negative ArgumentDepth %d", cfg.ArgumentDepth)
 	}
 	if cfg.ArgumentDepth == 0 {
-		cfg.ArgumentDepth = DefaultArgumentDepth
+		cfg.ArgumentDepth = defaultArgumentDepth
 	}
 	tel, err := newTracing(cfg)
 	if err != nil {
@@ -123,6 +121,7 @@ func New(cfg Config) (*Pipeline, error) {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	p := &Pipeline{
+		cfg:         cfg,
 		reg:         cfg.Registry,
 		maxParallel: cfg.MaxParallel,
 		argBytes:    cfg.ArgumentBytes,
@@ -130,15 +129,16 @@ func New(cfg Config) (*Pipeline, error) {
 		argShort:    min(cfg.ArgumentBytes, cfg.ArgumentDepth),
 		prefix:      hex.EncodeToString(b[:]) + "-",
 		tel:         tel,
-		tp:          cfg.TracerProvider,
-		mp:          cfg.MeterProvider,
 	}
 	p.hooks.Store(&hooks{})
 	return p, nil
 }
 
-// Registry returns the registry calls are looked up in.
-func (p *Pipeline) Registry() *registry.Registry { return p.reg }
+// Config returns the configuration the pipeline was created with, its
+// defaults filled in: the registry calls are looked up in, the limits in
+// effect and the providers it traces and meters with (nil when it does
+// not).
+func (p *Pipeline) Config() Config { return p.cfg }
 
 // tokenSize bounds a token: a 13-byte prefix and a base-36 uint64.
 const tokenSize = 32
@@ -210,7 +210,7 @@ func (p *Pipeline) OnResult(l ResultListener) (remove func()) {
 
 // Call runs one call through every stage and returns its outcome; it never
 // returns nil. It is the single-call entry point for the run_code executor:
-// with env.Parent set, the call's log events are marked nested. Call is
+// with env.Parent set, the call's log records are marked nested. Call is
 // cheap and safe to use from many goroutines at once, with a context per
 // call.
 func (p *Pipeline) Call(ctx context.Context, call RawCall, env Env) *Outcome {
@@ -220,19 +220,25 @@ func (p *Pipeline) Call(ctx context.Context, call RawCall, env Env) *Outcome {
 }
 
 // Prepare runs the Prepare stage alone: the lookup through env's tool set,
-// argument validation, freezing and a new correlation token. A failure is
-// kept in the invocation ([Invocation.Err]) and becomes its outcome when it
-// runs. Prepare records no event: the call event is recorded when the
-// invocation runs. Use it when the execution mode must be known before
-// running ([Invocation.Mode]); then [Pipeline.Run] it, exactly once.
-func (p *Pipeline) Prepare(call RawCall, env Env) *Invocation {
-	return p.prepare(call, env)
+// argument validation, freezing and a new correlation token. It returns the
+// invocation and, when preparation failed, the failure (an [*Error]); the
+// invocation is returned either way, and still runs: the failure becomes
+// its outcome, which the result listeners and the logger see. Prepare logs
+// nothing: the call's record is written when the invocation runs. Use it
+// when the execution mode must be known before running ([Invocation.Mode]);
+// then [Pipeline.Run] it, exactly once.
+func (p *Pipeline) Prepare(call RawCall, env Env) (*Invocation, error) {
+	inv := p.prepare(call, env)
+	if inv.err != nil {
+		return inv, inv.err
+	}
+	return inv, nil
 }
 
 // Run runs a prepared invocation through the remaining stages and returns
 // its outcome. It looks the tool up again first, so a call whose tool set
 // was disposed (or whose registration went stale) since Prepare fails with
-// [CodeUnknownTool]. An invocation runs at most once: Run panics when it
+// UNKNOWN_TOOL. An invocation runs at most once: Run panics when it
 // is given one that already ran, or one another pipeline prepared.
 func (p *Pipeline) Run(ctx context.Context, inv *Invocation) *Outcome {
 	if inv.p != p {

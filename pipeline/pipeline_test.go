@@ -21,7 +21,7 @@ var bg = context.Background()
 
 func TestNew(t *testing.T) {
 	_, err := pipeline.New(pipeline.Config{})
-	require.ErrorIs(t, err, pipeline.ErrNoRegistry)
+	require.EqualError(t, err, "pipeline: no registry")
 	_, err = pipeline.New(pipeline.Config{Registry: registry.New(), MaxParallel: -1})
 	require.Error(t, err)
 }
@@ -39,28 +39,28 @@ func TestPipeline_Call_success(t *testing.T) {
 		},
 	}))
 	o := p.Call(bg, call("weather", `{"city":"Paris"}`), pipeline.Env{})
-	require.True(t, o.OK(), o.Reason())
 	require.NoError(t, o.Err())
-	assert.Equal(t, pipeline.Code(""), o.Code())
+	require.NoError(t, o.Err())
+	assert.Equal(t, "", pipeline.CodeOf(o.Err()))
 	assert.Equal(t, "{\n  \"city\": \"Paris\",\n  \"tempC\": 21\n}", text(o))
 	v, err := o.ValueJSON()
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"city":"Paris","tempC":21}`, string(v))
-	assert.True(t, o.Dispatched())
-	assert.Equal(t, "weather", o.Tool())
+	assert.True(t, pipeline.Dispatched(o))
+	assert.Equal(t, "weather", o.Invocation().Name())
 }
 
 func TestPipeline_Call_unknownTool(t *testing.T) {
 	p := newPipeline(t, pipeline.Config{})
 	o := p.Call(bg, call("nope", `{}`), pipeline.Env{})
-	assert.Equal(t, pipeline.CodeUnknownTool, o.Code())
+	assert.Equal(t, "UNKNOWN_TOOL", pipeline.CodeOf(o.Err()))
 	assert.ErrorIs(t, o.Err(), registry.ErrUnknownTool)
 	c := o.Content()
 	require.Len(t, c, 1)
 	assert.Equal(t, registry.PartText, c[0].Type)
-	assert.Equal(t, "Error: "+o.Reason(), c[0].Text)
+	assert.Equal(t, "Error: "+reason(o), c[0].Text)
 	assert.Nil(t, o.Value())
-	assert.False(t, o.Dispatched())
+	assert.False(t, pipeline.Dispatched(o))
 }
 
 func TestPipeline_Call_conditionalWithoutSet(t *testing.T) {
@@ -68,11 +68,11 @@ func TestPipeline_Call_conditionalWithoutSet(t *testing.T) {
 	_, err := reg.Register(echo("cond"), registry.When(func(context.Context, registry.Step) (bool, error) { return true, nil }))
 	require.NoError(t, err)
 	p := newPipeline(t, pipeline.Config{Registry: reg})
-	assert.Equal(t, pipeline.CodeUnknownTool, p.Call(bg, call("cond", `{}`), pipeline.Env{}).Code())
+	assert.Equal(t, "UNKNOWN_TOOL", pipeline.CodeOf(p.Call(bg, call("cond", `{}`), pipeline.Env{}).Err()))
 
 	set, err := reg.Resolve(bg, registry.Step{})
 	require.NoError(t, err)
-	assert.True(t, p.Call(bg, call("cond", `{}`), pipeline.Env{ToolSet: set}).OK())
+	assert.NoError(t, p.Call(bg, call("cond", `{}`), pipeline.Env{ToolSet: set}).Err())
 }
 
 func TestPipeline_Call_invalidArguments(t *testing.T) {
@@ -84,7 +84,7 @@ func TestPipeline_Call_invalidArguments(t *testing.T) {
 	p := newPipeline(t, pipeline.Config{}, tool)
 	for _, args := range []string{`{"city":7}`, `{`, `{"city":"a","city":"b"}`, `{}`} {
 		o := p.Call(bg, call("t", args), pipeline.Env{})
-		assert.Equal(t, pipeline.CodeInvalidArguments, o.Code(), args)
+		assert.Equal(t, "INVALID_ARGUMENTS", pipeline.CodeOf(o.Err()), args)
 		assert.True(t, strings.HasPrefix(text(o), "Error: tool \"t\": invalid arguments"), text(o))
 	}
 }
@@ -97,22 +97,27 @@ func TestPipeline_Prepare_freezesArguments(t *testing.T) {
 		return nil, nil
 	}))
 	raw := []byte(`{"a":1}`)
-	inv := p.Prepare(pipeline.RawCall{Name: "t", Arguments: raw}, pipeline.Env{})
+	inv, err := p.Prepare(pipeline.RawCall{Name: "t", Arguments: raw}, pipeline.Env{})
+	require.NoError(t, err)
 	raw[2] = 'b' // the caller mutates its slice after Prepare
 	got := inv.Arguments()
 	got[2] = 'c' // and the copy it got
 	assert.Equal(t, `{"a":1}`, string(inv.Arguments()))
 	o := p.Run(bg, inv)
-	require.True(t, o.OK(), o.Reason())
+	require.NoError(t, o.Err())
 	assert.Equal(t, `{"a":1}`, string(seen))
 	assert.Equal(t, `{"a":1}`, string(inv.Arguments()))
 
 	// A failed preparation freezes its arguments too.
 	bad := []byte(`{"x":1}`)
-	inv = p.Prepare(pipeline.RawCall{Name: "missing", Arguments: bad}, pipeline.Env{})
+	inv, err = p.Prepare(pipeline.RawCall{Name: "missing", Arguments: bad}, pipeline.Env{})
 	bad[2] = 'y'
 	assert.Equal(t, `{"x":1}`, string(inv.Arguments()))
-	assert.Error(t, inv.Err())
+	assert.ErrorIs(t, err, registry.ErrUnknownTool)
+	var pe *pipeline.Error
+	require.ErrorAs(t, err, &pe)
+	o = p.Run(bg, inv)
+	assert.Equal(t, pe, o.Err(), "the failure is the outcome's")
 }
 
 func TestPipeline_Prepare_token(t *testing.T) {
@@ -124,14 +129,14 @@ func TestPipeline_Prepare_token(t *testing.T) {
 	seen := map[string]bool{}
 	for range 100 {
 		o := p.Call(bg, call("t", `{}`), pipeline.Env{})
-		tok := o.Token()
+		tok := o.Invocation().Token()
 		require.NotEmpty(t, tok)
 		require.False(t, seen[tok], "duplicate token %q", tok)
 		seen[tok] = true
 		assert.Equal(t, tok, got[len(got)-1])
 	}
 	q := newPipeline(t, pipeline.Config{}, echo("t"))
-	assert.False(t, seen[q.Call(bg, call("t", `{}`), pipeline.Env{}).Token()], "tokens of two pipelines collide")
+	assert.False(t, seen[q.Call(bg, call("t", `{}`), pipeline.Env{}).Invocation().Token()], "tokens of two pipelines collide")
 }
 
 func TestPipeline_Run_stale(t *testing.T) {
@@ -142,18 +147,19 @@ func TestPipeline_Run_stale(t *testing.T) {
 	set, err := reg.Resolve(bg, registry.Step{})
 	require.NoError(t, err)
 
-	inv := p.Prepare(call("t", `{}`), pipeline.Env{ToolSet: set})
-	require.NoError(t, inv.Err())
+	inv, err := p.Prepare(call("t", `{}`), pipeline.Env{ToolSet: set})
+	require.NoError(t, err)
 	set.Dispose()
 	o := p.Run(bg, inv)
-	assert.Equal(t, pipeline.CodeUnknownTool, o.Code())
+	assert.Equal(t, "UNKNOWN_TOOL", pipeline.CodeOf(o.Err()))
 	assert.ErrorContains(t, o.Err(), "tool set is disposed")
 
 	// Without a set, a replacement after Prepare refuses the call too.
-	inv = p.Prepare(call("t", `{}`), pipeline.Env{})
+	inv, err = p.Prepare(call("t", `{}`), pipeline.Env{})
+	require.NoError(t, err)
 	_, err = reg.Register(echo("t"))
 	require.NoError(t, err)
-	assert.Equal(t, pipeline.CodeUnknownTool, p.Run(bg, inv).Code())
+	assert.Equal(t, "UNKNOWN_TOOL", pipeline.CodeOf(p.Run(bg, inv).Err()))
 	dispose()
 
 	assert.Panics(t, func() { p.Run(bg, inv) }, "second Run")
@@ -170,10 +176,10 @@ func TestPipeline_OnPreExecute_deny(t *testing.T) {
 	})
 	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
 	assert.False(t, ran)
-	assert.Equal(t, pipeline.CodeDenied, o.Code())
+	assert.Equal(t, "DENIED", pipeline.CodeOf(o.Err()))
 	assert.ErrorIs(t, o.Err(), pipeline.ErrDenied)
 	assert.Equal(t, []registry.Part{registry.TextPart("Error: writes are disabled")}, o.Content())
-	assert.Equal(t, &pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"}, o.Info())
+	assert.Equal(t, &pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"}, info(o))
 	assert.NotContains(t, text(o), "admin")
 	assert.NotContains(t, text(o), "P1")
 }
@@ -181,16 +187,17 @@ func TestPipeline_OnPreExecute_deny(t *testing.T) {
 func TestPipeline_OnPreExecute_waterfall(t *testing.T) {
 	p := newPipeline(t, pipeline.Config{}, echo("t"))
 	var order []string
+	verdicts := map[pipeline.Verdict]string{pipeline.VerdictAllow: "allow", pipeline.VerdictDeny: "deny", pipeline.VerdictAsk: "ask"}
 	p.OnPreExecute(func(_ context.Context, _ *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
-		order = append(order, "1:"+d.Verdict.String())
+		order = append(order, "1:"+verdicts[d.Verdict])
 		return pipeline.Deny("first")
 	})
 	p.OnPreExecute(func(_ context.Context, _ *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
-		order = append(order, "2:"+d.Verdict.String()+":"+d.Reason)
+		order = append(order, "2:"+verdicts[d.Verdict]+":"+d.Reason)
 		return pipeline.Allow() // the waterfall is extensible: a later listener may overturn
 	})
 	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
-	assert.True(t, o.OK())
+	assert.NoError(t, o.Err())
 	assert.Equal(t, []string{"1:allow", "2:deny:first"}, order)
 
 	remove := p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision {
@@ -199,15 +206,15 @@ func TestPipeline_OnPreExecute_waterfall(t *testing.T) {
 	assert.Equal(t, "Error: last", text(p.Call(bg, call("t", `{}`), pipeline.Env{})))
 	remove()
 	remove()
-	assert.True(t, p.Call(bg, call("t", `{}`), pipeline.Env{}).OK())
+	assert.NoError(t, p.Call(bg, call("t", `{}`), pipeline.Env{}).Err())
 }
 
 func TestPipeline_OnPreExecute_panicDenies(t *testing.T) {
 	p := newPipeline(t, pipeline.Config{}, echo("t"))
 	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision { panic("boom") })
 	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
-	assert.Equal(t, pipeline.CodeDenied, o.Code())
-	assert.Contains(t, o.Reason(), "boom")
+	assert.Equal(t, "DENIED", pipeline.CodeOf(o.Err()))
+	assert.Contains(t, reason(o), "boom")
 }
 
 func TestPipeline_Guard_cannotBeOverturned(t *testing.T) {
@@ -221,7 +228,7 @@ func TestPipeline_Guard_cannotBeOverturned(t *testing.T) {
 		return pipeline.Allow()
 	})
 	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
-	assert.Equal(t, pipeline.CodeDenied, o.Code())
+	assert.Equal(t, "DENIED", pipeline.CodeOf(o.Err()))
 	assert.Equal(t, "Error: guarded: t", text(o))
 	assert.False(t, second, "a later guard ran after a denial")
 
@@ -233,7 +240,7 @@ func TestPipeline_Guard_cannotBeOverturned(t *testing.T) {
 		asked = true
 		return pipeline.Answer{Approved: true}, nil
 	}})
-	assert.Equal(t, pipeline.CodeDenied, o.Code())
+	assert.Equal(t, "DENIED", pipeline.CodeOf(o.Err()))
 	assert.False(t, asked)
 }
 
@@ -250,7 +257,7 @@ func TestPipeline_Guard_skippedAfterDenial(t *testing.T) {
 
 	q := newPipeline(t, pipeline.Config{}, echo("t"))
 	q.Guard(func(*pipeline.Invocation) string { panic("bad guard") })
-	assert.Equal(t, pipeline.CodeDenied, q.Call(bg, call("t", `{}`), pipeline.Env{}).Code())
+	assert.Equal(t, "DENIED", pipeline.CodeOf(q.Call(bg, call("t", `{}`), pipeline.Env{}).Err()))
 }
 
 func TestPipeline_ask(t *testing.T) {
@@ -260,7 +267,7 @@ func TestPipeline_ask(t *testing.T) {
 	tests := []struct {
 		name     string
 		approver pipeline.Approver
-		code     pipeline.Code
+		code     string
 		content  string
 	}{
 		{"approved", func(_ context.Context, _ *pipeline.Invocation, q string) (pipeline.Answer, error) {
@@ -271,24 +278,24 @@ func TestPipeline_ask(t *testing.T) {
 		}, "", `{}`},
 		{"denied", func(context.Context, *pipeline.Invocation, string) (pipeline.Answer, error) {
 			return pipeline.Answer{Reason: "the user said no"}, nil
-		}, pipeline.CodeDenied, "Error: the user said no"},
+		}, "DENIED", "Error: the user said no"},
 		{"denied without reason", func(context.Context, *pipeline.Invocation, string) (pipeline.Answer, error) {
 			return pipeline.Answer{}, nil
-		}, pipeline.CodeDenied, `Error: tool "t": call was not approved`},
-		{"unanswered", nil, pipeline.CodeAskUnanswered, `Error: tool "t": approval required and no approver is available`},
+		}, "DENIED", `Error: tool "t": call was not approved`},
+		{"unanswered", nil, "ASK_UNANSWERED", `Error: tool "t": approval required and no approver is available`},
 		{"approver failed", func(context.Context, *pipeline.Invocation, string) (pipeline.Answer, error) {
 			return pipeline.Answer{Approved: true}, errors.New("ui gone")
-		}, pipeline.CodeAskUnanswered, `Error: tool "t": approval unanswered: ui gone`},
+		}, "ASK_UNANSWERED", `Error: tool "t": approval unanswered: ui gone`},
 		{"approver panicked", func(context.Context, *pipeline.Invocation, string) (pipeline.Answer, error) {
 			panic("oops")
-		}, pipeline.CodeAskUnanswered, `Error: tool "t": approval unanswered: approver panic: oops`},
+		}, "ASK_UNANSWERED", `Error: tool "t": approval unanswered: approver panic: oops`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := newPipeline(t, pipeline.Config{}, echo("t"))
 			p.OnPreExecute(ask)
 			o := p.Call(bg, call("t", `{}`), pipeline.Env{Approver: tc.approver})
-			assert.Equal(t, tc.code, o.Code())
+			assert.Equal(t, tc.code, pipeline.CodeOf(o.Err()))
 			assert.Equal(t, tc.content, text(o))
 		})
 	}
@@ -307,7 +314,7 @@ func TestPipeline_ask_blocksUntilCancelled(t *testing.T) {
 		<-ctx.Done()
 		return pipeline.Answer{}, ctx.Err()
 	}})
-	assert.Equal(t, pipeline.CodeAbortedBeforeDispatch, o.Code())
+	assert.Equal(t, "ABORTED_BEFORE_DISPATCH", pipeline.CodeOf(o.Err()))
 	assert.ErrorIs(t, o.Err(), context.Canceled)
 }
 
@@ -335,15 +342,15 @@ func TestTimeoutPolicy(t *testing.T) {
 
 	start := time.Now()
 	o := p.Call(bg, call("slow", `{}`), pipeline.Env{})
-	assert.Equal(t, pipeline.CodeToolTimeout, o.Code())
+	assert.Equal(t, "TOOL_TIMEOUT", pipeline.CodeOf(o.Err()))
 	assert.ErrorIs(t, o.Err(), pipeline.ErrToolTimeout)
 	assert.Equal(t, `Error: tool "slow" timed out after 20ms`, text(o))
 	assert.ErrorIs(t, saw.Load().(error), pipeline.ErrToolTimeout, "the body's ctx was not cancelled by the timeout")
 	assert.Less(t, time.Since(start), 5*time.Second)
-	assert.True(t, o.Dispatched())
+	assert.True(t, pipeline.Dispatched(o))
 
-	assert.True(t, p.Call(bg, call("quick", `{}`), pipeline.Env{}).OK())
-	assert.True(t, p.Call(bg, call("untimed", `{}`), pipeline.Env{}).OK())
+	assert.NoError(t, p.Call(bg, call("quick", `{}`), pipeline.Env{}).Err())
+	assert.NoError(t, p.Call(bg, call("untimed", `{}`), pipeline.Env{}).Err())
 }
 
 func TestTimeoutPolicy_ignoredContext(t *testing.T) {
@@ -357,7 +364,7 @@ func TestTimeoutPolicy_ignoredContext(t *testing.T) {
 	p.Wrap(pipeline.TimeoutPolicy())
 	close(release)
 	o := p.Call(bg, call("stubborn", `{}`), pipeline.Env{})
-	assert.Equal(t, pipeline.CodeToolTimeout, o.Code())
+	assert.Equal(t, "TOOL_TIMEOUT", pipeline.CodeOf(o.Err()))
 	assert.Nil(t, o.Value())
 }
 
@@ -368,7 +375,7 @@ func TestTimeoutPolicy_callerCancelWins(t *testing.T) {
 	p.Wrap(pipeline.TimeoutPolicy())
 	ctx, cancel := context.WithCancel(bg)
 	go func() { <-started; cancel() }()
-	assert.Equal(t, pipeline.CodeAborted, p.Call(ctx, call("slow", `{}`), pipeline.Env{}).Code())
+	assert.Equal(t, "ABORTED", pipeline.CodeOf(p.Call(ctx, call("slow", `{}`), pipeline.Env{}).Err()))
 }
 
 func TestTimeoutPolicy_beatsLaterCancel(t *testing.T) {
@@ -382,7 +389,7 @@ func TestTimeoutPolicy_beatsLaterCancel(t *testing.T) {
 		return nil, tctx.Err()
 	}, timeout(5)))
 	p.Wrap(pipeline.TimeoutPolicy())
-	assert.Equal(t, pipeline.CodeToolTimeout, p.Call(ctx, call("slow", `{}`), pipeline.Env{}).Code())
+	assert.Equal(t, "TOOL_TIMEOUT", pipeline.CodeOf(p.Call(ctx, call("slow", `{}`), pipeline.Env{}).Err()))
 }
 
 type ctxKey struct{}
@@ -395,13 +402,13 @@ func TestPipeline_Wrap_refusesCallerContext(t *testing.T) {
 		return blocker(started, nil)(ctx, a, e)
 	}))
 	// A wrapper that detaches from the caller's ctx entirely.
-	p.Wrap(func(_ context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+	p.Wrap(func(_ context.Context, _ *pipeline.Invocation, next func(context.Context) (any, error)) (any, error) {
 		return next(context.WithValue(context.Background(), ctxKey{}, "wrapped"))
 	})
 	ctx, cancel := context.WithCancel(bg)
 	go func() { <-started; cancel() }()
 	o := p.Call(ctx, call("t", `{}`), pipeline.Env{})
-	assert.Equal(t, pipeline.CodeAborted, o.Code(), o.Reason())
+	assert.Equal(t, "ABORTED", pipeline.CodeOf(o.Err()), reason(o))
 	assert.Equal(t, "wrapped", sawValue.Load(), "the wrapper's ctx did not reach the body")
 }
 
@@ -412,49 +419,51 @@ func TestPipeline_Wrap_orderAndFailures(t *testing.T) {
 		return "v", nil
 	}))
 	for _, n := range []string{"outer", "inner"} {
-		p.Wrap(func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+		p.Wrap(func(ctx context.Context, _ *pipeline.Invocation, next func(context.Context) (any, error)) (any, error) {
 			order = append(order, n+">")
 			v, err := next(ctx)
 			order = append(order, "<"+n)
 			return v, err
 		})
 	}
-	require.True(t, p.Call(bg, call("t", `{}`), pipeline.Env{}).OK())
+	require.NoError(t, p.Call(bg, call("t", `{}`), pipeline.Env{}).Err())
 	assert.Equal(t, []string{"outer>", "inner>", "body", "<inner", "<outer"}, order)
 
 	// A retry wrapper may call next twice.
 	q := newPipeline(t, pipeline.Config{}, echo("t"))
 	calls := 0
-	q.Wrap(func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+	q.Wrap(func(ctx context.Context, _ *pipeline.Invocation, next func(context.Context) (any, error)) (any, error) {
 		calls++
 		if _, err := next(ctx); err != nil {
 			return nil, err
 		}
 		return next(ctx)
 	})
-	assert.True(t, q.Call(bg, call("t", `{}`), pipeline.Env{}).OK())
+	assert.NoError(t, q.Call(bg, call("t", `{}`), pipeline.Env{}).Err())
 
 	// A failing or panicking wrapper is a tool failure; its body never runs.
 	for _, w := range []pipeline.Wrapper{
-		func(context.Context, *pipeline.Invocation, pipeline.Next) (any, error) {
+		func(context.Context, *pipeline.Invocation, func(context.Context) (any, error)) (any, error) {
 			return nil, errors.New("rate limited")
 		},
-		func(context.Context, *pipeline.Invocation, pipeline.Next) (any, error) { panic("wrapper boom") },
+		func(context.Context, *pipeline.Invocation, func(context.Context) (any, error)) (any, error) {
+			panic("wrapper boom")
+		},
 	} {
 		r := newPipeline(t, pipeline.Config{}, echo("t"))
 		r.Wrap(w)
 		o := r.Call(bg, call("t", `{}`), pipeline.Env{})
-		assert.Equal(t, pipeline.CodeToolFailed, o.Code())
-		assert.False(t, o.Dispatched())
+		assert.Equal(t, "TOOL_FAILED", pipeline.CodeOf(o.Err()))
+		assert.False(t, pipeline.Dispatched(o))
 	}
 
 	// A wrapper may fail with a specific code.
 	s := newPipeline(t, pipeline.Config{}, echo("t"))
-	s.Wrap(func(context.Context, *pipeline.Invocation, pipeline.Next) (any, error) {
-		return nil, &pipeline.Error{Code: pipeline.CodeDenied, Reason: "quota exhausted"}
+	s.Wrap(func(context.Context, *pipeline.Invocation, func(context.Context) (any, error)) (any, error) {
+		return nil, &pipeline.Error{Code: "DENIED", Reason: "quota exhausted"}
 	})
 	o := s.Call(bg, call("t", `{}`), pipeline.Env{})
-	assert.Equal(t, pipeline.CodeDenied, o.Code())
+	assert.Equal(t, "DENIED", pipeline.CodeOf(o.Err()))
 	assert.Equal(t, "Error: quota exhausted", text(o))
 }
 
@@ -467,20 +476,20 @@ func TestPipeline_Call_cancelledBeforeDispatch(t *testing.T) {
 	ctx, cancel := context.WithCancel(bg)
 	cancel()
 	o := p.Call(ctx, call("t", `{}`), pipeline.Env{})
-	assert.Equal(t, pipeline.CodeAbortedBeforeDispatch, o.Code())
+	assert.Equal(t, "ABORTED_BEFORE_DISPATCH", pipeline.CodeOf(o.Err()))
 	assert.ErrorIs(t, o.Err(), pipeline.ErrAbortedBeforeDispatch)
 	assert.ErrorIs(t, o.Err(), context.Canceled)
 	assert.False(t, ran)
-	assert.False(t, o.Dispatched())
+	assert.False(t, pipeline.Dispatched(o))
 
 	// Cancelled during a wrapper, before the body.
 	ctx, cancel = context.WithCancel(bg)
-	p.Wrap(func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+	p.Wrap(func(ctx context.Context, _ *pipeline.Invocation, next func(context.Context) (any, error)) (any, error) {
 		cancel()
 		return next(ctx)
 	})
 	o = p.Call(ctx, call("t", `{}`), pipeline.Env{})
-	assert.Equal(t, pipeline.CodeAbortedBeforeDispatch, o.Code())
+	assert.Equal(t, "ABORTED_BEFORE_DISPATCH", pipeline.CodeOf(o.Err()))
 	assert.False(t, ran)
 }
 
@@ -491,18 +500,18 @@ func TestPipeline_Call_denialBeatsCancellation(t *testing.T) {
 		cancel()
 		return pipeline.Deny("no")
 	})
-	assert.Equal(t, pipeline.CodeDenied, p.Call(ctx, call("t", `{}`), pipeline.Env{}).Code())
+	assert.Equal(t, "DENIED", pipeline.CodeOf(p.Call(ctx, call("t", `{}`), pipeline.Env{}).Err()))
 }
 
 func TestPipeline_Call_cancelledAfterDispatch(t *testing.T) {
 	tests := []struct {
 		name string
 		ret  func(ctx context.Context) (any, error)
-		code pipeline.Code
+		code string
 	}{
-		{"success becomes aborted", func(context.Context) (any, error) { return "ok", nil }, pipeline.CodeAborted},
-		{"body returns the cancellation", func(ctx context.Context) (any, error) { return nil, ctx.Err() }, pipeline.CodeAborted},
-		{"tool failure stays", func(context.Context) (any, error) { return nil, errors.New("disk full") }, pipeline.CodeToolFailed},
+		{"success becomes aborted", func(context.Context) (any, error) { return "ok", nil }, "ABORTED"},
+		{"body returns the cancellation", func(ctx context.Context) (any, error) { return nil, ctx.Err() }, "ABORTED"},
+		{"tool failure stays", func(context.Context) (any, error) { return nil, errors.New("disk full") }, "TOOL_FAILED"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -512,8 +521,8 @@ func TestPipeline_Call_cancelledAfterDispatch(t *testing.T) {
 				return tc.ret(ctx)
 			}))
 			o := p.Call(ctx, call("t", `{}`), pipeline.Env{})
-			assert.Equal(t, tc.code, o.Code())
-			assert.True(t, o.Dispatched())
+			assert.Equal(t, tc.code, pipeline.CodeOf(o.Err()))
+			assert.True(t, pipeline.Dispatched(o))
 			assert.Nil(t, o.Value())
 		})
 	}
@@ -525,7 +534,7 @@ func TestPipeline_Call_cancelledAfterDispatch(t *testing.T) {
 		cancel()
 		r.Block("secret")
 	})
-	assert.Equal(t, pipeline.CodePostExecuteBlocked, p.Call(ctx, call("t", `{}`), pipeline.Env{}).Code())
+	assert.Equal(t, "POST_EXECUTE_BLOCKED", pipeline.CodeOf(p.Call(ctx, call("t", `{}`), pipeline.Env{}).Err()))
 }
 
 func TestPipeline_Call_toolFailure(t *testing.T) {
@@ -542,17 +551,17 @@ func TestPipeline_Call_toolFailure(t *testing.T) {
 			Output:  registry.Output[json.RawMessage, string]{Render: func(json.RawMessage, string) []registry.Part { panic("render boom") }},
 		}))
 	o := p.Call(bg, call("fails", `{}`), pipeline.Env{})
-	assert.Equal(t, pipeline.CodeToolFailed, o.Code())
+	assert.Equal(t, "TOOL_FAILED", pipeline.CodeOf(o.Err()))
 	assert.ErrorIs(t, o.Err(), pipeline.ErrToolFailed)
 	assert.Equal(t, "Error: city not found", text(o))
 
 	o = p.Call(bg, call("panics", `{}`), pipeline.Env{})
-	assert.Equal(t, pipeline.CodeToolFailed, o.Code())
+	assert.Equal(t, "TOOL_FAILED", pipeline.CodeOf(o.Err()))
 	assert.Contains(t, text(o), "kaboom")
 	assert.True(t, strings.HasPrefix(text(o), "Error: "))
 
 	o = p.Call(bg, call("badrender", `{}`), pipeline.Env{})
-	assert.Equal(t, pipeline.CodeToolFailed, o.Code())
+	assert.Equal(t, "TOOL_FAILED", pipeline.CodeOf(o.Err()))
 	assert.Contains(t, text(o), "render boom")
 }
 
@@ -568,7 +577,7 @@ func TestPipeline_OnPostExecute(t *testing.T) {
 	t.Run("replace content keeps value", func(t *testing.T) {
 		p := newP(t)
 		p.OnPostExecute(func(_ context.Context, _ *pipeline.Invocation, r *pipeline.PostResult) {
-			r.ReplaceContent([]registry.Part{registry.TextPart("[redacted]")})
+			r.Content = []registry.Part{registry.TextPart("[redacted]")}
 		})
 		o := p.Call(bg, call("t", `{}`), pipeline.Env{})
 		assert.Equal(t, "[redacted]", text(o))
@@ -579,8 +588,8 @@ func TestPipeline_OnPostExecute(t *testing.T) {
 	t.Run("replace value", func(t *testing.T) {
 		p := newP(t)
 		p.OnPostExecute(func(_ context.Context, _ *pipeline.Invocation, r *pipeline.PostResult) {
-			assert.Equal(t, map[string]int{"n": 1}, r.Value())
-			r.ReplaceValue(json.RawMessage(`{"n":2}`))
+			assert.Equal(t, map[string]int{"n": 1}, r.Value)
+			r.Value = json.RawMessage(`{"n":2}`)
 		})
 		o := p.Call(bg, call("t", `{}`), pipeline.Env{})
 		v, _ := o.ValueJSON()
@@ -595,7 +604,7 @@ func TestPipeline_OnPostExecute(t *testing.T) {
 		})
 		p.OnPostExecute(func(context.Context, *pipeline.Invocation, *pipeline.PostResult) { later = true })
 		o := p.Call(bg, call("t", `{}`), pipeline.Env{})
-		assert.Equal(t, pipeline.CodePostExecuteBlocked, o.Code())
+		assert.Equal(t, "POST_EXECUTE_BLOCKED", pipeline.CodeOf(o.Err()))
 		assert.ErrorIs(t, o.Err(), pipeline.ErrPostExecuteBlocked)
 		assert.Equal(t, "Error: the result contains a secret; ask for less", text(o))
 		assert.Nil(t, o.Value())
@@ -604,13 +613,13 @@ func TestPipeline_OnPostExecute(t *testing.T) {
 	t.Run("panic blocks", func(t *testing.T) {
 		p := newP(t)
 		p.OnPostExecute(func(context.Context, *pipeline.Invocation, *pipeline.PostResult) { panic("post boom") })
-		assert.Equal(t, pipeline.CodePostExecuteBlocked, p.Call(bg, call("t", `{}`), pipeline.Env{}).Code())
+		assert.Equal(t, "POST_EXECUTE_BLOCKED", pipeline.CodeOf(p.Call(bg, call("t", `{}`), pipeline.Env{}).Err()))
 	})
 	t.Run("ordered contexts", func(t *testing.T) {
 		p := newP(t)
 		for _, s := range []string{"a", "b"} {
 			p.OnPostExecute(func(_ context.Context, _ *pipeline.Invocation, r *pipeline.PostResult) {
-				r.AddContext(registry.TextPart(s+"1"), registry.TextPart(s+"2"))
+				r.Context = append(r.Context, registry.TextPart(s+"1"), registry.TextPart(s+"2"))
 			})
 		}
 		o := p.Call(bg, call("t", `{}`), pipeline.Env{})
@@ -640,8 +649,8 @@ func TestPipeline_projectAndFinalize(t *testing.T) {
 		},
 	}))
 	p.OnPostExecute(func(_ context.Context, _ *pipeline.Invocation, r *pipeline.PostResult) {
-		order = append(order, "post:"+r.Content()[0].Text)
-		r.ReplaceContent([]registry.Part{registry.TextPart("replaced")})
+		order = append(order, "post:"+r.Content[0].Text)
+		r.Content = []registry.Part{registry.TextPart("replaced")}
 	})
 	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
 	assert.Equal(t, "replaced final", text(o))
@@ -653,7 +662,7 @@ func TestPipeline_OnResult(t *testing.T) {
 	p := newPipeline(t, pipeline.Config{}, echo("t"))
 	var got []string
 	remove := p.OnResult(func(_ context.Context, o *pipeline.Outcome) {
-		got = append(got, o.Tool()+":"+string(o.Code()))
+		got = append(got, o.Invocation().Name()+":"+pipeline.CodeOf(o.Err()))
 		o.Content()[0].Text = "tampered" // a copy: the outcome stays frozen
 	})
 	p.OnResult(func(context.Context, *pipeline.Outcome) { panic("observer boom") })
@@ -667,16 +676,28 @@ func TestPipeline_OnResult(t *testing.T) {
 }
 
 func TestCodeOf(t *testing.T) {
-	err := &pipeline.Error{Code: pipeline.CodeToolTimeout, Reason: "slow"}
-	assert.Equal(t, pipeline.CodeToolTimeout, pipeline.CodeOf(errors.Join(errors.New("x"), err)))
-	assert.Equal(t, pipeline.CodeUnknownTool, pipeline.CodeOf(&registry.Error{Kind: registry.ErrUnknownTool}))
-	assert.Equal(t, pipeline.Code(""), pipeline.CodeOf(errors.New("plain")))
+	err := &pipeline.Error{Code: "TOOL_TIMEOUT", Reason: "slow"}
+	assert.Equal(t, "TOOL_TIMEOUT", pipeline.CodeOf(errors.Join(errors.New("x"), err)))
+	assert.Equal(t, "UNKNOWN_TOOL", pipeline.CodeOf(&registry.Error{Kind: registry.ErrUnknownTool}))
+	assert.Equal(t, "", pipeline.CodeOf(errors.New("plain")))
+	assert.Equal(t, "", pipeline.CodeOf(nil))
 	assert.Equal(t, "TOOL_TIMEOUT: slow", err.Error())
-	assert.ErrorIs(t, &pipeline.Error{Code: pipeline.CodeToolActivationFailed}, registry.ErrActivationFailed)
-	for _, c := range []pipeline.Code{pipeline.CodeUnknownTool, pipeline.CodeInvalidArguments, pipeline.CodeDenied,
-		pipeline.CodeAskUnanswered, pipeline.CodeToolFailed, pipeline.CodeToolTimeout, pipeline.CodeAbortedBeforeDispatch,
-		pipeline.CodeAborted, pipeline.CodePostExecuteBlocked, pipeline.CodeToolActivationFailed} {
+	assert.Equal(t, "DENIED", pipeline.CodeOf(fmt.Errorf("policy: %w", pipeline.ErrDenied)))
+	for c, sentinel := range map[string]error{
+		"UNKNOWN_TOOL":            registry.ErrUnknownTool,
+		"INVALID_ARGUMENTS":       registry.ErrInvalidArguments,
+		"DENIED":                  pipeline.ErrDenied,
+		"ASK_UNANSWERED":          pipeline.ErrAskUnanswered,
+		"TOOL_FAILED":             pipeline.ErrToolFailed,
+		"TOOL_TIMEOUT":            pipeline.ErrToolTimeout,
+		"ABORTED_BEFORE_DISPATCH": pipeline.ErrAbortedBeforeDispatch,
+		"ABORTED":                 pipeline.ErrAborted,
+		"POST_EXECUTE_BLOCKED":    pipeline.ErrPostExecuteBlocked,
+		"TOOL_ACTIVATION_FAILED":  registry.ErrActivationFailed,
+	} {
 		assert.Equal(t, c, pipeline.CodeOf(&pipeline.Error{Code: c}))
+		assert.Equal(t, c, pipeline.CodeOf(sentinel))
+		assert.ErrorIs(t, &pipeline.Error{Code: c}, sentinel)
 	}
 }
 
@@ -710,7 +731,7 @@ func TestPipeline_Call_argumentsNotAliased(t *testing.T) {
 			p.OnResult(func(_ context.Context, o *pipeline.Outcome) { recorded = string(o.Invocation().Arguments()) })
 			raw := []byte(`{"a":1}`)
 			o := p.Call(bg, pipeline.RawCall{Name: "t", Arguments: raw}, pipeline.Env{})
-			require.True(t, o.OK(), o.Reason())
+			require.NoError(t, o.Err())
 			assert.Equal(t, `{"a":1}`, string(raw), "the caller's slice")
 			assert.Equal(t, `{"a":1}`, recorded, "the recorded arguments")
 		})
@@ -726,56 +747,56 @@ func TestPipeline_Wrap_precedence(t *testing.T) {
 	tests := []struct {
 		name       string
 		wrap       func(cancel context.CancelFunc) pipeline.Wrapper
-		want       pipeline.Code
+		want       string
 		reason     string // a substring of the reason, if set
 		dispatched bool
 	}{
 		{"wrapper fails, then the caller cancels", func(cancel context.CancelFunc) pipeline.Wrapper {
-			return func(ctx context.Context, _ *pipeline.Invocation, _ pipeline.Next) (any, error) {
+			return func(ctx context.Context, _ *pipeline.Invocation, _ func(context.Context) (any, error)) (any, error) {
 				defer cancel()
 				return nil, errRate
 			}
-		}, pipeline.CodeToolFailed, "rate limited", false},
+		}, "TOOL_FAILED", "rate limited", false},
 		{"caller cancels, then the wrapper fails on its own", func(cancel context.CancelFunc) pipeline.Wrapper {
-			return func(ctx context.Context, _ *pipeline.Invocation, _ pipeline.Next) (any, error) {
+			return func(ctx context.Context, _ *pipeline.Invocation, _ func(context.Context) (any, error)) (any, error) {
 				cancel()
 				return nil, errRate
 			}
-		}, pipeline.CodeToolFailed, "rate limited", false},
+		}, "TOOL_FAILED", "rate limited", false},
 		{"caller cancels, the wrapper returns the cancellation", func(cancel context.CancelFunc) pipeline.Wrapper {
-			return func(ctx context.Context, _ *pipeline.Invocation, _ pipeline.Next) (any, error) {
+			return func(ctx context.Context, _ *pipeline.Invocation, _ func(context.Context) (any, error)) (any, error) {
 				cancel()
 				return nil, fmt.Errorf("waiting for a slot: %w", ctx.Err())
 			}
-		}, pipeline.CodeAbortedBeforeDispatch, "", false},
+		}, "ABORTED_BEFORE_DISPATCH", "", false},
 		{"cached success, then the caller cancels", func(cancel context.CancelFunc) pipeline.Wrapper {
-			return func(ctx context.Context, _ *pipeline.Invocation, _ pipeline.Next) (any, error) {
+			return func(ctx context.Context, _ *pipeline.Invocation, _ func(context.Context) (any, error)) (any, error) {
 				defer cancel()
 				return "cached", nil
 			}
-		}, pipeline.CodeAbortedBeforeDispatch, "", false},
+		}, "ABORTED_BEFORE_DISPATCH", "", false},
 		{"body succeeds, then the caller cancels", func(cancel context.CancelFunc) pipeline.Wrapper {
-			return func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+			return func(ctx context.Context, _ *pipeline.Invocation, next func(context.Context) (any, error)) (any, error) {
 				defer cancel()
 				return next(ctx)
 			}
-		}, pipeline.CodeAborted, "", true},
+		}, "ABORTED", "", true},
 		{"body succeeds, then the wrapper fails, then the caller cancels", func(cancel context.CancelFunc) pipeline.Wrapper {
-			return func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+			return func(ctx context.Context, _ *pipeline.Invocation, next func(context.Context) (any, error)) (any, error) {
 				defer cancel()
 				if _, err := next(ctx); err != nil {
 					return nil, err
 				}
 				return nil, errRate
 			}
-		}, pipeline.CodeToolFailed, "rate limited", true},
+		}, "TOOL_FAILED", "rate limited", true},
 		{"retry after the caller cancelled", func(cancel context.CancelFunc) pipeline.Wrapper {
-			return func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+			return func(ctx context.Context, _ *pipeline.Invocation, next func(context.Context) (any, error)) (any, error) {
 				_, _ = next(ctx)
 				cancel()
 				return next(ctx)
 			}
-		}, pipeline.CodeAborted, "", true},
+		}, "ABORTED", "", true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -784,10 +805,10 @@ func TestPipeline_Wrap_precedence(t *testing.T) {
 			defer cancel()
 			p.Wrap(tc.wrap(cancel))
 			o := p.Call(ctx, call("t", `{}`), pipeline.Env{})
-			assert.Equal(t, tc.want, o.Code(), o.Reason())
-			assert.Equal(t, tc.dispatched, o.Dispatched())
+			assert.Equal(t, tc.want, pipeline.CodeOf(o.Err()), reason(o))
+			assert.Equal(t, tc.dispatched, pipeline.Dispatched(o))
 			if tc.reason != "" {
-				assert.Contains(t, o.Reason(), tc.reason)
+				assert.Contains(t, reason(o), tc.reason)
 			}
 		})
 	}
@@ -801,12 +822,12 @@ func TestPipeline_Wrap_precedence(t *testing.T) {
 			return d
 		})
 		wrapped := false
-		p.Wrap(func(ctx context.Context, _ *pipeline.Invocation, next pipeline.Next) (any, error) {
+		p.Wrap(func(ctx context.Context, _ *pipeline.Invocation, next func(context.Context) (any, error)) (any, error) {
 			wrapped = true
 			return "cached", nil
 		})
 		o := p.Call(ctx, call("t", `{}`), pipeline.Env{})
-		assert.Equal(t, pipeline.CodeAbortedBeforeDispatch, o.Code())
+		assert.Equal(t, "ABORTED_BEFORE_DISPATCH", pipeline.CodeOf(o.Err()))
 		assert.False(t, wrapped)
 	})
 }
@@ -841,14 +862,14 @@ func TestPipeline_Call_presentation(t *testing.T) {
 		return d
 	})
 	o := p.Call(bg, call("read", `{"path":"/a"}`), pipeline.Env{})
-	require.True(t, o.OK(), o.Reason())
+	require.NoError(t, o.Err())
 	assert.Equal(t, map[string]any{"card": "file", "path": "/a"}, atCall)
 	assert.Equal(t, map[string]any{"card": "file", "path": "/a"}, o.Invocation().PresentCall())
 	assert.Equal(t, map[string]any{"bytes": 8, "parts": 1}, o.PresentResult())
 	assert.Equal(t, "contents", text(o))
 
 	o = p.Call(bg, call("read", `{"path":"/fail"}`), pipeline.Env{})
-	require.Equal(t, pipeline.CodeToolFailed, o.Code())
+	require.Equal(t, "TOOL_FAILED", pipeline.CodeOf(o.Err()))
 	assert.Equal(t, map[string]any{"card": "file", "path": "/fail"}, o.Invocation().PresentCall())
 	assert.Nil(t, o.PresentResult(), "a failed call has no result to present")
 
@@ -858,7 +879,7 @@ func TestPipeline_Call_presentation(t *testing.T) {
 	spec.PresentResult = func(presentArgs, string, []registry.Part) any { panic("boom") }
 	q := newPipeline(t, pipeline.Config{}, registry.MustDefine(spec))
 	o = q.Call(bg, call("shaky", `{"path":"/a"}`), pipeline.Env{})
-	require.True(t, o.OK(), o.Reason())
+	require.NoError(t, o.Err())
 	assert.Nil(t, o.Invocation().PresentCall())
 	assert.Nil(t, o.PresentResult())
 
@@ -911,12 +932,12 @@ func TestPipeline_Call_outputSchema(t *testing.T) {
 			o := p.Call(bg, call("t", `{}`), pipeline.Env{})
 			require.True(t, ran)
 			if tc.reason == "" {
-				require.True(t, o.OK(), o.Reason())
+				require.NoError(t, o.Err())
 				return
 			}
-			assert.Equal(t, pipeline.CodeToolFailed, o.Code())
+			assert.Equal(t, "TOOL_FAILED", pipeline.CodeOf(o.Err()))
 			assert.ErrorIs(t, o.Err(), registry.ErrInvalidOutput)
-			assert.Contains(t, o.Reason(), tc.reason)
+			assert.Contains(t, reason(o), tc.reason)
 			assert.Nil(t, o.Value())
 			assert.False(t, post, "post-execute listeners see only valid results")
 		})
@@ -979,14 +1000,14 @@ func TestPipeline_Call_argumentLimits(t *testing.T) {
 			batch := p.Execute(bg, pipeline.Batch{Calls: []pipeline.RawCall{call("t", tc.args)}})[0]
 			for _, o := range []*pipeline.Outcome{single, batch} {
 				if tc.reason == "" {
-					require.True(t, o.OK(), o.Reason())
+					require.NoError(t, o.Err())
 					continue
 				}
-				assert.Equal(t, pipeline.CodeInvalidArguments, o.Code())
+				assert.Equal(t, "INVALID_ARGUMENTS", pipeline.CodeOf(o.Err()))
 				assert.ErrorIs(t, o.Err(), registry.ErrInvalidArguments)
 				assert.ErrorIs(t, o.Err(), tc.err)
-				assert.Contains(t, o.Reason(), tc.reason)
-				assert.Less(t, len(o.Reason()), 200)
+				assert.Contains(t, reason(o), tc.reason)
+				assert.Less(t, len(reason(o)), 200)
 			}
 			if tc.reason != "" {
 				assert.Zero(t, ran)

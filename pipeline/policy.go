@@ -12,22 +12,11 @@ type Verdict int
 const (
 	// VerdictAllow lets the call proceed to the guards and dispatch.
 	VerdictAllow Verdict = iota
-	// VerdictDeny fails the call with [CodeDenied].
+	// VerdictDeny fails the call with DENIED.
 	VerdictDeny
 	// VerdictAsk asks the batch's [Approver] whether the call may proceed.
 	VerdictAsk
 )
-
-// String returns "allow", "deny" or "ask".
-func (v Verdict) String() string {
-	switch v {
-	case VerdictDeny:
-		return "deny"
-	case VerdictAsk:
-		return "ask"
-	}
-	return "allow"
-}
 
 // Decision is the state of the pre-execute waterfall: a verdict, the
 // model-facing reason of a denial (or the question of an ask) and optional
@@ -82,25 +71,22 @@ type Answer struct {
 
 // Approver answers a pre-execute ask. It may block (waiting for a user) and
 // must honour ctx. An error (or a panic) leaves the ask unanswered
-// ([CodeAskUnanswered]); a done ctx makes the call
-// [CodeAbortedBeforeDispatch].
+// (ASK_UNANSWERED); a done ctx makes the call ABORTED_BEFORE_DISPATCH.
 type Approver func(ctx context.Context, inv *Invocation, question string) (Answer, error)
 
-// Next invokes the rest of the dispatch chain: the inner wrappers and, last,
-// the tool body. It returns the canonical value.
-type Next func(ctx context.Context) (any, error)
-
-// Wrapper is around-dispatch middleware (timeout, retry, metrics). It may
-// call next any number of times, with its own context; it is the only place
-// that may replace the context the body receives. Before the body runs the
-// pipeline fuses the caller's context back in, so the body's context is done
-// when either the caller's or the wrapper's is. Wrappers run in
+// Wrapper is around-dispatch middleware (timeout, retry, metrics). Its
+// next invokes the rest of the dispatch chain (the inner wrappers and,
+// last, the tool body) and returns the canonical value. A wrapper may call
+// next any number of times, with its own context; it is the only place that
+// may replace the context the body receives. Before the body runs the
+// pipeline fuses the caller's context back in, so the body's context is
+// done when either the caller's or the wrapper's is. Wrappers run in
 // registration order, the first registered outermost. An error that is not
-// an [*Error] becomes [CodeToolFailed] (a panic too), even if the caller
+// an [*Error] becomes TOOL_FAILED (a panic too), even if the caller
 // cancelled meanwhile, unless it is the caller's cancellation. A wrapper
 // that returns a value without calling next has not dispatched the call:
-// if the caller cancelled, the call is [CodeAbortedBeforeDispatch].
-type Wrapper func(ctx context.Context, inv *Invocation, next Next) (any, error)
+// if the caller cancelled, the call is ABORTED_BEFORE_DISPATCH.
+type Wrapper func(ctx context.Context, inv *Invocation, next func(ctx context.Context) (any, error)) (any, error)
 
 // PostExecuteListener inspects a successful result and may replace its
 // content or value, block it with feedback or attach extra context. They
@@ -112,42 +98,32 @@ type PostExecuteListener func(ctx context.Context, inv *Invocation, r *PostResul
 // nested. It must not block for long; a panic is recovered and ignored.
 type ResultListener func(ctx context.Context, o *Outcome)
 
-// PostResult is the mutable view of a successful result that post-execute
-// listeners share. It is valid only during the listener call.
+// PostResult is the successful result post-execute listeners share, to
+// inspect and change in place: a listener replaces the Content or the
+// Value, appends to Context, or blocks the result. It is valid only during
+// the listener call.
 type PostResult struct {
-	value    any
-	content  []registry.Part
-	context  []registry.Part
+	// Value is the canonical value programmatic callers get. Replacing it
+	// does not re-render the content.
+	Value any
+	// Content is the model-facing content. Replace the slice rather than
+	// modify its parts in place: they may be shared. Replacing the content
+	// keeps the canonical value: a policy that must deny a programmatic
+	// caller the value must replace it too, or block.
+	Content []registry.Part
+	// Context holds extra context parts, in order, that go after the
+	// content; listeners append to it.
+	Context []registry.Part
+
 	blocked  bool
 	feedback string
 }
 
-// Value returns the current canonical value.
-func (r *PostResult) Value() any { return r.value }
-
-// Content returns the current content. Do not modify it in place: use
-// [PostResult.ReplaceContent].
-func (r *PostResult) Content() []registry.Part { return r.content }
-
-// ReplaceContent replaces the model-facing content. The canonical value is
-// kept: a policy that must deny a programmatic caller the value must
-// replace it or block.
-func (r *PostResult) ReplaceContent(content []registry.Part) { r.content = content }
-
-// ReplaceValue replaces the canonical value. The content is not re-rendered.
-func (r *PostResult) ReplaceValue(v any) { r.value = v }
-
-// Block fails the call with [CodePostExecuteBlocked]; feedback is the
-// model-facing reason. The value is dropped.
+// Block fails the call with code POST_EXECUTE_BLOCKED
+// ([ErrPostExecuteBlocked]); feedback is the model-facing reason ("" gives
+// a default one). The value is dropped, and the listeners after this one
+// do not run.
 func (r *PostResult) Block(feedback string) {
 	r.blocked = true
 	r.feedback = feedback
-}
-
-// Blocked reports whether a listener blocked the result.
-func (r *PostResult) Blocked() bool { return r.blocked }
-
-// AddContext attaches extra context parts, in order, after the result.
-func (r *PostResult) AddContext(parts ...registry.Part) {
-	r.context = append(r.context, parts...)
 }

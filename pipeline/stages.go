@@ -51,7 +51,7 @@ func (p *Pipeline) prepare(call RawCall, env Env) *Invocation {
 func registryFailure(name string, err error) *Error {
 	code := CodeOf(err)
 	if code == "" {
-		code = CodeToolFailed
+		code = codeToolFailed
 	}
 	return &Error{Code: code, Tool: name, Reason: err.Error(), Err: err}
 }
@@ -78,7 +78,7 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation) *Outcome {
 	if p.tel != nil {
 		ctx, span = p.tel.start(ctx, inv)
 	}
-	p.record(ctx, inv, EventCall)
+	logCall(ctx, inv)
 	fail := inv.err
 	if fail == nil && !inv.fresh {
 		fail = p.relookup(inv)
@@ -92,7 +92,7 @@ func (p *Pipeline) run(ctx context.Context, inv *Invocation) *Outcome {
 	}
 	o.duration = time.Since(inv.start)
 	p.result(ctx, h, o)
-	p.record(ctx, inv, EventResult)
+	logResult(ctx, inv)
 	if p.tel != nil {
 		p.tel.end(ctx, inv, span, o)
 	}
@@ -151,15 +151,15 @@ func (p *Pipeline) stages(ctx context.Context, h *hooks, inv *Invocation) *Error
 		return e
 	}
 	r := &inv.post
-	r.value, r.content = v, content
+	r.Value, r.Content = v, content
 	if p.postExecute(ctx, h, inv, r); r.blocked {
 		reason := r.feedback
 		if reason == "" {
 			reason = fmt.Sprintf("tool %q: result blocked by policy", inv.name)
 		}
-		inv.out.context = r.context
+		inv.out.context = r.Context
 		p.note(ctx, telemetry.EventBlocked, "post_execute", reason)
-		return &Error{Code: CodePostExecuteBlocked, Tool: inv.name, Reason: reason, Err: ErrPostExecuteBlocked}
+		return &Error{Code: codePostExecuteBlocked, Tool: inv.name, Reason: reason, Err: ErrPostExecuteBlocked}
 	}
 	if ctx.Err() != nil {
 		// Cancellation replaces only a success: with ABORTED if the body
@@ -167,13 +167,13 @@ func (p *Pipeline) stages(ctx context.Context, h *hooks, inv *Invocation) *Error
 		// cache say) with ABORTED_BEFORE_DISPATCH.
 		return cancelled(ctx, inv)
 	}
-	content, e = p.finalize(inv, r.content)
+	content, e = p.finalize(inv, r.Content)
 	if e != nil {
 		return e
 	}
-	inv.out.value, inv.out.content, inv.out.context = r.value, content, r.context
+	inv.out.value, inv.out.content, inv.out.context = r.Value, content, r.Context
 	if inv.present != nil {
-		inv.present.result = presentResult(inv.call, r.value, content)
+		inv.present.result = presentResult(inv.call, r.Value, content)
 	}
 	return nil
 }
@@ -209,17 +209,17 @@ func denied(inv *Invocation, reason string, info *ErrorInfo) *Error {
 	if reason == "" {
 		reason = fmt.Sprintf("tool %q: call denied", inv.name)
 	}
-	return &Error{Code: CodeDenied, Tool: inv.name, Reason: reason, Info: info, Err: ErrDenied}
+	return &Error{Code: codeDenied, Tool: inv.name, Reason: reason, Info: info, Err: ErrDenied}
 }
 
 func abortedBefore(ctx context.Context, inv *Invocation) *Error {
-	return &Error{Code: CodeAbortedBeforeDispatch, Tool: inv.name,
+	return &Error{Code: codeAbortedBeforeDispatch, Tool: inv.name,
 		Reason: fmt.Sprintf("tool %q: aborted before dispatch", inv.name),
 		Err:    fmt.Errorf("%w: %w", ErrAbortedBeforeDispatch, context.Cause(ctx))}
 }
 
 func aborted(ctx context.Context, inv *Invocation) *Error {
-	return &Error{Code: CodeAborted, Tool: inv.name,
+	return &Error{Code: codeAborted, Tool: inv.name,
 		Reason: fmt.Sprintf("tool %q: aborted", inv.name),
 		Err:    fmt.Errorf("%w: %w", ErrAborted, context.Cause(ctx))}
 }
@@ -240,7 +240,7 @@ func isCancellation(ctx context.Context, err error) bool {
 }
 
 func toolFailed(inv *Invocation, err error) *Error {
-	return &Error{Code: CodeToolFailed, Tool: inv.name, Reason: err.Error(), Err: fmt.Errorf("%w: %w", ErrToolFailed, err)}
+	return &Error{Code: codeToolFailed, Tool: inv.name, Reason: err.Error(), Err: fmt.Errorf("%w: %w", ErrToolFailed, err)}
 }
 
 // preExecute runs the waterfall. A panicking listener denies the call.
@@ -275,7 +275,7 @@ func (p *Pipeline) guard(h *hooks, inv *Invocation) (reason string) {
 func (p *Pipeline) ask(ctx context.Context, inv *Invocation, question string) *Error {
 	approve := inv.env.Approver
 	if approve == nil {
-		return &Error{Code: CodeAskUnanswered, Tool: inv.name,
+		return &Error{Code: codeAskUnanswered, Tool: inv.name,
 			Reason: fmt.Sprintf("tool %q: approval required and no approver is available", inv.name),
 			Err:    ErrAskUnanswered}
 	}
@@ -284,7 +284,7 @@ func (p *Pipeline) ask(ctx context.Context, inv *Invocation, question string) *E
 		return abortedBefore(ctx, inv)
 	}
 	if err != nil {
-		return &Error{Code: CodeAskUnanswered, Tool: inv.name,
+		return &Error{Code: codeAskUnanswered, Tool: inv.name,
 			Reason: fmt.Sprintf("tool %q: approval unanswered: %v", inv.name, err),
 			Err:    fmt.Errorf("%w: %w", ErrAskUnanswered, err)}
 	}
@@ -316,7 +316,7 @@ func (p *Pipeline) dispatch(ctx context.Context, h *hooks, inv *Invocation) (any
 		v, err := p.body(ctx, ctx, inv)
 		return p.classify(ctx, inv, v, err)
 	}
-	next := Next(func(bctx context.Context) (any, error) { return p.body(ctx, bctx, inv) })
+	next := func(bctx context.Context) (any, error) { return p.body(ctx, bctx, inv) }
 	for i := len(h.wrappers) - 1; i >= 0; i-- {
 		w, inner := h.wrappers[i].fn, next
 		next = func(c context.Context) (any, error) { return w(c, inv, inner) }
@@ -325,7 +325,7 @@ func (p *Pipeline) dispatch(ctx context.Context, h *hooks, inv *Invocation) (any
 	return p.classify(ctx, inv, v, err)
 }
 
-func safeNext(ctx context.Context, next Next, inv *Invocation) (v any, err error) {
+func safeNext(ctx context.Context, next func(context.Context) (any, error), inv *Invocation) (v any, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = nil, fmt.Errorf("tool %q: execute wrapper panic: %v", inv.name, r)
@@ -366,7 +366,7 @@ func (p *Pipeline) classify(ctx context.Context, inv *Invocation, v any, err err
 	}
 	var pe *Error
 	if errors.As(err, &pe) {
-		if pe.Code == CodeAbortedBeforeDispatch && inv.active.Load() {
+		if pe.Code == codeAbortedBeforeDispatch && inv.active.Load() {
 			// A wrapper called next again after the caller cancelled; the
 			// body had already been dispatched.
 			return nil, aborted(ctx, inv)
@@ -456,16 +456,20 @@ func observe(ctx context.Context, l ResultListener, o *Outcome) {
 	l(ctx, o)
 }
 
-// record writes one event to the env's log, if any.
-func (p *Pipeline) record(ctx context.Context, inv *Invocation, kind EventKind) {
-	log := inv.env.Log
-	if log == nil {
-		return
+// logCall writes the "tool call" record of inv to the env's logger, if
+// any.
+func logCall(ctx context.Context, inv *Invocation) {
+	if l := inv.env.Logger; l != nil {
+		defer func() { _ = recover() }()
+		slogCall(ctx, l, inv)
 	}
-	defer func() { _ = recover() }()
-	e := Event{Kind: kind, Invocation: inv}
-	if kind == EventResult {
-		e.Outcome = &inv.out
+}
+
+// logResult writes the "tool result" record of inv's outcome to the env's
+// logger, if any.
+func logResult(ctx context.Context, inv *Invocation) {
+	if l := inv.env.Logger; l != nil {
+		defer func() { _ = recover() }()
+		slogResult(ctx, l, &inv.out)
 	}
-	log.Record(ctx, e)
 }

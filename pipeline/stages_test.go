@@ -42,9 +42,9 @@ func TestPipeline_prepare(t *testing.T) {
 	assert.Equal(t, "t", inv.Tool().Name())
 
 	inv = p.prepare(RawCall{Name: "t", Arguments: json.RawMessage(`{"n":"x"}`)}, Env{})
-	assert.Equal(t, CodeInvalidArguments, inv.err.Code)
+	assert.Equal(t, codeInvalidArguments, inv.err.Code)
 	inv = p.prepare(RawCall{Name: "u", Arguments: json.RawMessage(`{}`)}, Env{})
-	assert.Equal(t, CodeUnknownTool, inv.err.Code)
+	assert.Equal(t, codeUnknownTool, inv.err.Code)
 	assert.Nil(t, inv.Tool())
 	assert.Equal(t, registry.Serial, inv.Mode())
 	assert.Nil(t, inv.Args())
@@ -65,7 +65,7 @@ func TestPipeline_preExecuteAndGuard(t *testing.T) {
 func TestPipeline_askStage(t *testing.T) {
 	p := stagePipeline(t)
 	inv := p.prepare(RawCall{Name: "t", Arguments: json.RawMessage(`{}`)}, Env{})
-	assert.Equal(t, CodeAskUnanswered, p.ask(bg(), inv, "q").Code)
+	assert.Equal(t, codeAskUnanswered, p.ask(bg(), inv, "q").Code)
 	inv.env.Approver = func(context.Context, *Invocation, string) (Answer, error) { return Answer{Approved: true}, nil }
 	assert.Nil(t, p.ask(bg(), inv, "q"))
 }
@@ -79,11 +79,11 @@ func TestPipeline_dispatchAndClassify(t *testing.T) {
 	assert.Equal(t, `{"n":2}`, v)
 	inv = p.prepare(RawCall{Name: "t", Arguments: json.RawMessage(`{"n":1}`)}, Env{})
 	_, e = p.dispatch(bg(), h, inv)
-	assert.Equal(t, CodeToolFailed, e.Code)
+	assert.Equal(t, codeToolFailed, e.Code)
 	assert.Equal(t, "one", e.Reason)
 
 	// classify fills in the tool of a wrapper's *Error.
-	_, e = p.classify(bg(), inv, nil, &Error{Code: CodeDenied, Reason: "r"})
+	_, e = p.classify(bg(), inv, nil, &Error{Code: codeDenied, Reason: "r"})
 	assert.Equal(t, "t", e.Tool)
 }
 
@@ -95,9 +95,10 @@ func TestPipeline_projectPostFinalize(t *testing.T) {
 	assert.Equal(t, []registry.Part{registry.TextPart("v")}, c)
 
 	h := &hooks{post: []hook[PostExecuteListener]{{fn: func(_ context.Context, _ *Invocation, r *PostResult) { r.Block("b") }}}}
-	r := &PostResult{value: "v", content: c}
+	r := &PostResult{Value: "v", Content: c}
 	p.postExecute(bg(), h, inv, r)
-	assert.True(t, r.Blocked())
+	assert.True(t, r.blocked)
+	assert.Equal(t, "b", r.feedback)
 
 	out, e := p.finalize(inv, c)
 	require.Nil(t, e)

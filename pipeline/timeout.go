@@ -8,11 +8,11 @@ import (
 
 // TimeoutPolicy returns the execute wrapper that enforces a tool's declared
 // TimeoutMs ([registry.Spec.TimeoutMs]): the body's context is cancelled
-// when the deadline passes, and the call fails with [CodeToolTimeout] (even
+// when the deadline passes, and the call fails with TOOL_TIMEOUT (even
 // if the body, ignoring its context, still returned a value). Tools that
 // declare no timeout pass through. Install it with [Pipeline.Wrap].
 func TimeoutPolicy() Wrapper {
-	return func(ctx context.Context, inv *Invocation, next Next) (any, error) {
+	return func(ctx context.Context, inv *Invocation, next func(context.Context) (any, error)) (any, error) {
 		ms := 0
 		if inv.tool != nil {
 			ms = inv.tool.TimeoutMs()
@@ -28,7 +28,7 @@ func TimeoutPolicy() Wrapper {
 		// caller's context was done: then the timeout owns the outcome, even
 		// if the caller cancelled afterwards.
 		if context.Cause(tctx) == ErrToolTimeout {
-			return nil, &Error{Code: CodeToolTimeout, Tool: inv.Name(),
+			return nil, &Error{Code: codeToolTimeout, Tool: inv.Name(),
 				Reason: fmt.Sprintf("tool %q timed out after %v", inv.Name(), d),
 				Err:    ErrToolTimeout}
 		}

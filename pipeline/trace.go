@@ -13,10 +13,10 @@ import (
 	"github.com/ptchost/ptc/internal/telemetry"
 )
 
-// UnknownToolLabel is the tool label ptc_subcalls_total counts a subcall
+// unknownToolLabel is the tool label ptc_subcalls_total counts a subcall
 // under when its name is no tool the call's tool set admits: the label
 // names registered tools only, so a program cannot make series at will.
-const UnknownToolLabel = "(unknown)"
+const unknownToolLabel = "(unknown)"
 
 // tracing is a pipeline's tracer and instruments; nil when neither
 // provider was configured, so an untraced call costs one nil check.
@@ -144,9 +144,9 @@ func (t *tracing) end(ctx context.Context, inv *Invocation, span trace.Span, o *
 		if o.err != nil && span.IsRecording() {
 			et := inv.tcall.ErrorType()
 			if et == "" {
-				et = string(o.err.Code)
+				et = o.err.Code
 			}
-			if o.err.Code == CodeToolTimeout {
+			if o.err.Code == codeToolTimeout {
 				span.AddEvent(telemetry.EventTimedOut)
 			}
 			span.SetAttributes(telemetry.KeyErrorType.String(et))
@@ -157,10 +157,10 @@ func (t *tracing) end(ctx context.Context, inv *Invocation, span trace.Span, o *
 	if t.subcalls != nil && inv.env.Parent != "" {
 		k := countKey{tool: inv.name, code: "OK", principal: telemetry.Principal(ctx)}
 		if inv.tool == nil {
-			k.tool = UnknownToolLabel
+			k.tool = unknownToolLabel
 		}
 		if o.err != nil {
-			k.code = string(o.err.Code)
+			k.code = o.err.Code
 		}
 		t.subcalls.Add(ctx, 1, t.countOpts(k)...)
 	}
@@ -200,11 +200,3 @@ func (p *Pipeline) note(ctx context.Context, event, policy, reason string) {
 	}
 	span.AddEvent(event, trace.WithAttributes(attrs...))
 }
-
-// TracerProvider returns the provider the pipeline traces its calls with
-// (Config.TracerProvider), nil when it traces nothing.
-func (p *Pipeline) TracerProvider() trace.TracerProvider { return p.tp }
-
-// MeterProvider returns the provider the pipeline meters with
-// (Config.MeterProvider), nil when it meters nothing.
-func (p *Pipeline) MeterProvider() metric.MeterProvider { return p.mp }

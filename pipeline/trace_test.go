@@ -142,11 +142,11 @@ func TestPipeline_traceBatchNested(t *testing.T) {
 	outer := newPipeline(t, pipeline.Config{TracerProvider: tp},
 		rawTool("outer", func(ctx context.Context, _ json.RawMessage, exec *registry.Exec) (any, error) {
 			o := inner.Call(ctx, call("leaf", `{}`), pipeline.Env{Parent: exec.CallID})
-			return o.Tool(), o.Err()
+			return o.Invocation().Name(), o.Err()
 		}, parallel), echo("other", parallel))
 	inner = newPipeline(t, pipeline.Config{TracerProvider: tp}, echo("leaf"))
 	outs := outer.Execute(bg, pipeline.Batch{Calls: []pipeline.RawCall{call("outer", `{}`), call("other", `{}`)}})
-	require.True(t, outs[0].OK(), outs[0].Reason())
+	require.NoError(t, outs[0].Err(), reason(outs[0]))
 	byName := map[string]sdktrace.ReadOnlySpan{}
 	for _, s := range rec.Ended() {
 		byName[s.Name()] = s
@@ -154,7 +154,7 @@ func TestPipeline_traceBatchNested(t *testing.T) {
 	require.Len(t, byName, 3)
 	leaf, out := byName["execute_tool leaf"], byName["execute_tool outer"]
 	assert.Equal(t, out.SpanContext().SpanID(), leaf.Parent().SpanID())
-	assert.Equal(t, outs[0].Token(), attrs(leaf)["ptc.call.parent"].AsString())
+	assert.Equal(t, outs[0].Invocation().Token(), attrs(leaf)["ptc.call.parent"].AsString())
 	assert.False(t, byName["execute_tool other"].Parent().IsValid(), "a root call without a caller's span is a root span")
 }
 
@@ -183,9 +183,9 @@ func TestPipeline_subcallMetric(t *testing.T) {
 		}
 	}
 	assert.Equal(t, map[[2]string]int64{
-		{"ok", "OK"}:                                3,
-		{"ok", "INVALID_ARGUMENTS"}:                 1,
-		{pipeline.UnknownToolLabel, "UNKNOWN_TOOL"}: 2,
+		{"ok", "OK"}:                  3,
+		{"ok", "INVALID_ARGUMENTS"}:   1,
+		{"(unknown)", "UNKNOWN_TOOL"}: 2,
 	}, got)
 }
 
@@ -204,8 +204,8 @@ func TestPipeline_noProvider(t *testing.T) {
 	parent.End()
 	assert.True(t, seen)
 	assert.Len(t, rec.Ended(), 1)
-	assert.Nil(t, p.TracerProvider())
-	assert.Nil(t, p.MeterProvider())
+	assert.Nil(t, p.Config().TracerProvider)
+	assert.Nil(t, p.Config().MeterProvider)
 }
 
 func spanContext(ctx context.Context) trace.SpanContext { return trace.SpanContextFromContext(ctx) }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"log/slog"
 	"strconv"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
@@ -126,7 +127,7 @@ func resultContent(p registry.Part) (anthropic.ToolResultBlockParamContentUnion,
 
 // Bridge executes the model's tool calls with an executor, in the
 // environment a batch carries. Make one with [New]; set Agent, ToolSet,
-// Approver and Log before its first use when the defaults do not fit.
+// Approver and Logger before its first use when the defaults do not fit.
 type Bridge struct {
 	// Executor describes the tools and runs the calls. Required.
 	Executor Executor
@@ -137,8 +138,9 @@ type Bridge struct {
 	ToolSet *registry.ToolSet
 	// Approver answers asks; nil leaves them unanswered.
 	Approver pipeline.Approver
-	// Log, when set, receives the calls' events.
-	Log pipeline.Log
+	// Logger, when set, gets the calls' slog records
+	// (pipeline.Batch.Logger).
+	Logger *slog.Logger
 }
 
 // New returns a bridge over ex for a standalone agent (the zero scope)
@@ -165,7 +167,7 @@ func (b *Bridge) Answer(ctx context.Context, msg *anthropic.Message) *anthropic.
 		ToolSet:  b.ToolSet,
 		Agent:    b.Agent,
 		Approver: b.Approver,
-		Log:      b.Log,
+		Logger:   b.Logger,
 	})
 	blocks := make([]anthropic.ContentBlockParamUnion, len(calls))
 	for i, c := range calls {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"log/slog"
 	"strconv"
 
 	"github.com/ptchost/ptc"
@@ -20,7 +21,7 @@ type Executor = ptc.ToolExecutor
 
 // Bridge executes the model's tool calls with an executor, in the
 // environment a batch carries. Make one with [New]; set Agent, ToolSet,
-// Approver and Log before its first use when the defaults do not fit.
+// Approver and Logger before its first use when the defaults do not fit.
 type Bridge struct {
 	// Executor describes the tools and runs the calls. Required.
 	Executor Executor
@@ -31,8 +32,9 @@ type Bridge struct {
 	ToolSet *registry.ToolSet
 	// Approver answers asks; nil leaves them unanswered.
 	Approver pipeline.Approver
-	// Log, when set, receives the calls' events.
-	Log pipeline.Log
+	// Logger, when set, gets the calls' slog records
+	// (pipeline.Batch.Logger).
+	Logger *slog.Logger
 }
 
 // New returns a bridge over ex for a standalone agent (the zero scope)
@@ -53,7 +55,7 @@ func (b *Bridge) execute(ctx context.Context, calls []pipeline.RawCall) []*ptc.R
 		ToolSet:  b.ToolSet,
 		Agent:    b.Agent,
 		Approver: b.Approver,
-		Log:      b.Log,
+		Logger:   b.Logger,
 	})
 	out := make([]*ptc.Result, len(calls))
 	copy(out, results)

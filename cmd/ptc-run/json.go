@@ -92,6 +92,16 @@ func writeJSON(w io.Writer, r *ptc.Result) error {
 
 // writeResultJSON prints the --json object of r; replay, when set, adds
 // its "divergence" member.
+// errorInfo is the structured detail a denial attached to o's failure,
+// or nil.
+func errorInfo(o *pipeline.Outcome) *pipeline.ErrorInfo {
+	var e *pipeline.Error
+	if errors.As(o.Err(), &e) {
+		return e.Info
+	}
+	return nil
+}
+
 func writeResultJSON(w io.Writer, r *ptc.Result, replay *replayJSON) error {
 	out := result{
 		IsError:     r.IsError,
@@ -124,7 +134,7 @@ func writeResultJSON(w io.Writer, r *ptc.Result, replay *replayJSON) error {
 			kind = "aborted"
 		}
 		msg, _ := strings.CutPrefix(registry.PlainText(r.Content[:1]), "Error: code run failed ("+kind+"): ")
-		out.Error = &runError{Kind: kind, Message: msg, Info: r.Outcome.Info()}
+		out.Error = &runError{Kind: kind, Message: msg, Info: errorInfo(r.Outcome)}
 		out.ReturnValue = json.RawMessage("null")
 	}
 	for _, sc := range r.Subcalls {
@@ -136,13 +146,13 @@ func writeResultJSON(w io.Writer, r *ptc.Result, replay *replayJSON) error {
 		}
 		if sc.Outcome != nil {
 			s.DurationMs = float64(sc.Outcome.Duration().Microseconds()) / 1000
-			s.Info = sc.Outcome.Info()
+			s.Info = errorInfo(sc.Outcome)
 		} else if replay != nil && replay.recording != nil && sc.N >= 1 && sc.N <= len(replay.recording.Calls) {
 			// Answered from the recording: the recorded duration.
 			s.DurationMs = float64(time.Duration(replay.recording.Calls[sc.N-1].Took).Microseconds()) / 1000
 		}
 		if !sc.OK {
-			code := string(sc.Code)
+			code := sc.Code
 			s.Code = &code
 		}
 		out.Subcalls = append(out.Subcalls, s)

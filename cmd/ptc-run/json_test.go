@@ -36,8 +36,8 @@ func TestWriteJSON_errorInfo(t *testing.T) {
 	ctx := context.Background()
 	ok := pipe.Call(ctx, pipeline.RawCall{Name: "ok", Arguments: json.RawMessage(`{}`)}, pipeline.Env{})
 	denied := pipe.Call(ctx, pipeline.RawCall{Name: "denied", Arguments: json.RawMessage(`{}`)}, pipeline.Env{})
-	require.True(t, ok.OK())
-	require.Equal(t, pipeline.CodeDenied, denied.Code())
+	require.NoError(t, ok.Err())
+	require.Equal(t, "DENIED", pipeline.CodeOf(denied.Err()))
 
 	wantInfo := map[string]any{"name": "PolicyDenied", "code": "P1", "userReason": "ask an admin"}
 	tests := []struct {
@@ -51,7 +51,7 @@ func TestWriteJSON_errorInfo(t *testing.T) {
 			Outcome: ok,
 			Subcalls: []ptc.Subcall{
 				{N: 1, Tool: "ok", Arguments: json.RawMessage(`{}`), OK: true, Outcome: ok},
-				{N: 2, Tool: "denied", Arguments: json.RawMessage(`{}`), Code: pipeline.CodeDenied, Outcome: denied},
+				{N: 2, Tool: "denied", Arguments: json.RawMessage(`{}`), Code: "DENIED", Outcome: denied},
 			},
 		}, nil, []any{nil, wantInfo}},
 		{"the call itself denied", &ptc.Result{

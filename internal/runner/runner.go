@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -30,7 +31,7 @@ type Call struct {
 	OK bool
 	// Code is the code of the ToolError the program's promise rejected
 	// with; "" when OK.
-	Code pipeline.Code
+	Code string
 	// Received reports whether the program received the result before the
 	// run ended (Report.Calls sets it).
 	Received bool
@@ -219,7 +220,7 @@ func Run(ctx context.Context, p Params) (*host.Outcome, error) {
 	rep.mu.Unlock()
 	if ss != nil && ss.pending() != nil && out.Kind == host.KindAborted && strings.HasPrefix(out.Message, suspendedPrefix) {
 		out.Kind, out.Message, out.Stack = host.KindSuspended, "", ""
-		return nil, &pipeline.Error{Code: pipeline.CodeToolFailed, Tool: runCode, Reason: ss.suspendedText()}
+		return nil, &pipeline.Error{Code: pipeline.CodeOf(pipeline.ErrToolFailed), Tool: runCode, Reason: ss.suspendedText()}
 	}
 	if ss != nil && out.Kind == host.KindAborted && out.Message == abort.TraceEnd {
 		// A replay reached the point where the recorded run was cut.
@@ -228,14 +229,25 @@ func Run(ctx context.Context, p Params) (*host.Outcome, error) {
 	if out.Kind == host.KindOK {
 		return out, nil
 	}
-	code := pipeline.CodeToolFailed
+	code := pipeline.CodeOf(pipeline.ErrToolFailed)
 	switch out.Kind {
 	case host.KindTimeout:
-		code = pipeline.CodeToolTimeout
+		code = pipeline.CodeOf(pipeline.ErrToolTimeout)
 	case host.KindAborted:
-		code = pipeline.CodeAborted
+		code = pipeline.CodeOf(pipeline.ErrAborted)
 	}
 	return nil, &pipeline.Error{Code: code, Tool: runCode, Reason: strings.TrimPrefix(out.Text(), "Error: ")}
+}
+
+// errorInfo returns a copy of the structured detail a call's failure err
+// (a *pipeline.Error) carries, or nil.
+func errorInfo(err error) *pipeline.ErrorInfo {
+	var e *pipeline.Error
+	if !errors.As(err, &e) || e.Info == nil {
+		return nil
+	}
+	i := *e.Info
+	return &i
 }
 
 // runCode is the name of the tool whose calls run programs.
@@ -259,14 +271,15 @@ type dispatcher struct {
 
 // Dispatch implements host.Dispatcher.
 func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
-	inv := d.pipe.Prepare(pipeline.RawCall{ID: strconv.Itoa(c.Seq), Name: c.Name, Arguments: c.Args}, d.env)
+	inv, err := d.pipe.Prepare(pipeline.RawCall{ID: strconv.Itoa(c.Seq), Name: c.Name, Arguments: c.Args}, d.env)
 	if t := inv.Tool(); t != nil && !t.Callers().Program(true) {
 		// A tool for the model's direct calls only (hybrid mode): it never runs.
 		msg := "tools." + c.Name + " is not callable from programs: the model calls it directly, outside run_code"
-		d.rep.add(Call{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeUnknownTool, message: msg})
-		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeUnknownTool), Message: msg}}
+		code := pipeline.CodeOf(registry.ErrUnknownTool)
+		d.rep.add(Call{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: code, message: msg})
+		return host.Reply{Err: &host.CallError{Code: code, Message: msg}}
 	}
-	serial := inv.Err() == nil && inv.Mode() == registry.Serial
+	serial := err == nil && inv.Mode() == registry.Serial
 	// A call waiting for its turn is not running: while every call the
 	// program waits for is either waiting for its turn or for an
 	// approver, its clock is paused (host.Hold).
@@ -291,7 +304,7 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	reply := d.reply(o, c)
 	sc := Call{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: reply.Err == nil, Outcome: o, value: reply.Value}
 	if reply.Err != nil {
-		sc.Code, sc.message = pipeline.Code(reply.Err.Code), reply.Err.Message
+		sc.Code, sc.message = reply.Err.Code, reply.Err.Message
 	}
 	d.rep.add(sc)
 	return reply
@@ -300,18 +313,18 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 // reply is what the program receives for an outcome: its value, or a
 // failure, also when the value cannot be delivered.
 func (d *dispatcher) reply(o *pipeline.Outcome, c host.Call) host.Reply {
-	if !o.OK() {
-		return host.Reply{Err: &host.CallError{Code: string(o.Code()), Message: d.sdk.Teach(c.Name, c.Args, o)}}
+	if err := o.Err(); err != nil {
+		return host.Reply{Err: &host.CallError{Code: pipeline.CodeOf(err), Message: d.sdk.Teach(c.Name, c.Args, o)}}
 	}
 	v, err := o.ValueJSON()
 	if err != nil {
-		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeToolFailed), Message: "tool result is not JSON-encodable: " + err.Error()}}
+		return host.Reply{Err: &host.CallError{Code: pipeline.CodeOf(pipeline.ErrToolFailed), Message: "tool result is not JSON-encodable: " + err.Error()}}
 	}
 	if !json.Valid(v) {
-		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeToolFailed), Message: "tool result is not valid JSON"}}
+		return host.Reply{Err: &host.CallError{Code: pipeline.CodeOf(pipeline.ErrToolFailed), Message: "tool result is not valid JSON"}}
 	}
 	if len(v) > d.resultBytes {
-		return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeToolFailed), Message: "tool result is " + strconv.Itoa(len(v)) + " bytes, over the " + strconv.Itoa(d.resultBytes) + "-byte limit"}}
+		return host.Reply{Err: &host.CallError{Code: pipeline.CodeOf(pipeline.ErrToolFailed), Message: "tool result is " + strconv.Itoa(len(v)) + " bytes, over the " + strconv.Itoa(d.resultBytes) + "-byte limit"}}
 	}
 	return host.Reply{Value: v}
 }

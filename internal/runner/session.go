@@ -158,7 +158,7 @@ func (s *session) Answer(c host.Call) (host.Reply, time.Duration, bool, error) {
 	sc := Call{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: rc.OK, content: rc.Content, context: rc.Context}
 	reply := host.Reply{Value: rc.Value}
 	if !rc.OK {
-		sc.Code = pipeline.Code(rc.Code)
+		sc.Code = rc.Code
 		reply = host.Reply{Err: &host.CallError{Code: rc.Code, Message: rc.Message}}
 	}
 	sc.value, sc.message, sc.info = rc.Value, rc.Message, rc.Info
@@ -194,8 +194,9 @@ func (h *heldBack) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	}
 	h.s.order.Skip(c.Seq)
 	<-ctx.Done()
-	h.s.rep.add(Call{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: pipeline.CodeAborted})
-	return host.Reply{Err: &host.CallError{Code: string(pipeline.CodeAborted), Message: "the run ended before the call came back"}}
+	code := pipeline.CodeOf(pipeline.ErrAborted)
+	h.s.rep.add(Call{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: code})
+	return host.Reply{Err: &host.CallError{Code: code, Message: "the run ended before the call came back"}}
 }
 
 // approver is the batch's approver as the session's runs use it: a
@@ -312,14 +313,14 @@ func (s *session) recording(out *host.Outcome) *recording.Recording {
 			continue
 		}
 		rc := recording.Call{Seq: seq, Tool: sc.Tool, Arguments: sc.Arguments, OK: sc.OK, Received: received[seq],
-			Value: sc.value, Code: string(sc.Code), Message: sc.message, Info: sc.info, Content: sc.Parts(), Context: sc.Context()}
+			Value: sc.value, Code: sc.Code, Message: sc.message, Info: sc.info, Content: sc.Parts(), Context: sc.Context()}
 		if sc.Outcome != nil {
-			rc.Info = sc.Outcome.Info()
+			rc.Info = errorInfo(sc.Outcome.Err())
 		}
 		// A call cut by the run's end (or the ask that suspended it) did
 		// not finish: a replay holds it back, a resume makes it again.
 		// A result the program received is part of what it did, whatever it was.
-		rc.Done = rc.Received || (seq != pending && sc.Code != pipeline.CodeAborted && sc.Code != pipeline.CodeAbortedBeforeDispatch)
+		rc.Done = rc.Received || (seq != pending && sc.Code != pipeline.CodeOf(pipeline.ErrAborted) && sc.Code != pipeline.CodeOf(pipeline.ErrAbortedBeforeDispatch))
 		if t, ok := timing[seq]; ok {
 			rc.At, rc.Took = t.At, t.Took
 		} else if sc.Outcome != nil {

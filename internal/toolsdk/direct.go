@@ -20,12 +20,12 @@ const runCode = "run_code"
 // direct call of a tool that is not for direct calls (reg knows it for
 // agent and set, or not at all), or run_code with bad arguments. ok is
 // false for any other failure.
-func Mistake(reg *registry.Registry, c pipeline.RawCall, code pipeline.Code, agent registry.Scope, set *registry.ToolSet) (text string, ok bool) {
+func Mistake(reg *registry.Registry, c pipeline.RawCall, code string, agent registry.Scope, set *registry.ToolSet) (text string, ok bool) {
 	switch {
-	case code == pipeline.CodeUnknownTool && c.Name != runCode:
+	case code == pipeline.CodeOf(registry.ErrUnknownTool) && c.Name != runCode:
 		t, ok := reg.Get(c.Name, agent, set)
 		return NotDirect(c.Name, ok && t.Callers().Program(true)), true
-	case code == pipeline.CodeInvalidArguments && c.Name == runCode:
+	case code == pipeline.CodeOf(registry.ErrInvalidArguments) && c.Name == runCode:
 		return BadRunArgs(c.Arguments), true
 	}
 	return "", false

@@ -24,19 +24,23 @@ const maxListedTools = 20
 // failure is one the program can fix: an unknown tool, or arguments that
 // are not what the tool takes.
 func (s *SDK) Teach(call string, args json.RawMessage, o *pipeline.Outcome) string {
-	switch o.Code() {
-	case pipeline.CodeUnknownTool:
+	var e *pipeline.Error
+	if !errors.As(o.Err(), &e) {
+		return ""
+	}
+	switch e.Code {
+	case pipeline.CodeOf(registry.ErrUnknownTool):
 		if s.index(call) < 0 {
 			return s.unknownTool(call)
 		}
-	case pipeline.CodeInvalidArguments:
+	case pipeline.CodeOf(registry.ErrInvalidArguments):
 		if i := s.index(call); i >= 0 {
-			if m := s.badArguments(i, args, o.Err()); m != "" {
+			if m := s.badArguments(i, args, e); m != "" {
 				return m
 			}
 		}
 	}
-	return o.Reason()
+	return e.Reason
 }
 
 // index is the position of the tool the program called by its real name,
