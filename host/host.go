@@ -24,6 +24,7 @@ import (
 	"github.com/ptchost/ptc/host/internal/typescript"
 	"github.com/ptchost/ptc/internal/abort"
 	"github.com/ptchost/ptc/internal/guestfile"
+	"github.com/ptchost/ptc/internal/runhook"
 )
 
 // Config configures a Host. The zero value is valid.
@@ -390,21 +391,12 @@ type Program struct {
 	// CallTime, when positive on a virtual clock, is how long every
 	// dispatched subcall takes on it, whatever it took in real time: the
 	// order of events, and so the output, then no longer depends on the
-	// tools' latency. Answered calls take the time their Answer says.
+	// tools' latency. Calls a replay answers from a recording take the
+	// time recorded.
 	CallTime time.Duration
 	// Random, when set, replaces the guest's random source (Math.random,
 	// crypto).
 	Random io.Reader
-	// Trace asks for the run's Trace in Outcome.Trace.
-	Trace bool
-	// Replay, when set, is a trace to follow: the clock readings and what
-	// each wait delivers come from it while it lasts and the program
-	// matches it; then the run goes on in its own mode (virtual or live)
-	// from the last reading. Its Start replaces Start.
-	Replay *Trace
-	// Answer, when set, is asked first for each subcall: a call it answers
-	// never reaches the Dispatcher.
-	Answer Answerer
 	// Prelude, when set, is a trusted script (the generated tools SDK)
 	// evaluated in the global scope before the program. The host keeps a
 	// snapshot of the guest after each recent prelude, so a run with a
@@ -465,16 +457,20 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	}
 	stopLimit := r.armLimit(lim.Timeout)
 	defer stopLimit()
-	r.clk = newTimeline(&p, lim, start)
-	r.answer = p.Answer
+	// The executor's record, replay and resume reach into the run
+	// through its context (package runhook).
+	hooks := runhook.From(ctx)
+	r.clk = newTimeline(&p, hooks, lim, start)
+	if hooks != nil {
+		r.answer = hooks.Answer
+	}
 	if p.Virtual && p.CallTime > 0 {
 		r.callTime = int64(p.CallTime)
 	}
-	r.timed = p.Virtual || p.Trace || p.Replay != nil || p.Answer != nil
+	r.timed = p.Virtual || r.clk.trace != nil || r.clk.tape != nil || r.answer != nil
 	if r.timed {
 		r.flying = make(map[int32]flight)
 	}
-	defer func() { out.Trace = r.clk.trace }()
 	r.src = p.Source
 	defer r.shutdown()
 	stopWatch := context.AfterFunc(runCtx, func() { r.stop(stopFromContext(runCtx)) })
