@@ -413,7 +413,7 @@ func advOutput() []advCase {
 	}
 	outBound := host.Limits{}.WithDefaults().OutputBytes + 8<<10 + 512
 	return []advCase{
-		{name: "out_flood_lines", want: "output_limit", contains: []string{host.TruncationMarker}, maxLen: outBound, code: `for (;;) console.log("flood line")`},
+		{name: "out_flood_lines", want: "output_limit", contains: []string{"[output truncated]"}, maxLen: outBound, code: `for (;;) console.log("flood line")`},
 		{name: "out_one_huge_line", want: "output_limit", maxLen: outBound, code: `console.log("x".repeat(1e6))`},
 		{name: "out_flood_in_try", want: "output_limit", excludes: []string{"escaped"}, maxLen: outBound, code: `try { for (;;) console.log("x".repeat(100)) } catch (e) {} return "escaped"`},
 		{name: "out_flood_console_error", want: "output_limit", maxLen: outBound, code: `for (;;) console.error("e")`},

@@ -26,7 +26,7 @@ func FuzzPrelude(f *testing.F) {
 		h := sharedHost(t)
 		tools := []sdkgen.Tool{{Name: name1, Description: desc, Parameters: params}, {Name: name2}}
 		methods, _ := json.Marshal(sdkgen.MethodNames(tools))
-		d := host.DispatcherFunc(func(_ context.Context, c host.Call) host.Reply {
+		d := dispatchFunc(func(_ context.Context, c host.Call) host.Reply {
 			v, _ := json.Marshal(c.Name)
 			return host.Reply{Value: v}
 		})
@@ -57,3 +57,9 @@ func FuzzPrelude(f *testing.F) {
 		}
 	})
 }
+
+// dispatchFunc adapts a function to a host.Dispatcher.
+type dispatchFunc func(ctx context.Context, call host.Call) host.Reply
+
+// Dispatch calls f.
+func (f dispatchFunc) Dispatch(ctx context.Context, call host.Call) host.Reply { return f(ctx, call) }

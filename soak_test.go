@@ -68,8 +68,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ptchost/ptc/guest/quickjs"
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/guestfile"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -272,7 +272,7 @@ func TestSoak(t *testing.T) {
 		soakChild(t, cfg, phase)
 		return
 	}
-	if _, err := quickjs.Wasm(); err != nil {
+	if _, err := guestfile.Find(""); err != nil {
 		t.Skip("guest not built: run make guest")
 	}
 	soakParent(t, cfg)

@@ -1,54 +1,16 @@
 package host
 
 import (
-	"context"
 	"sync"
 	"time"
+
+	"github.com/ptchost/ptc/internal/runhook"
 )
-
-// Trace is what a run's program could observe of time and of the order of
-// events: every clock reading it made and what each of its waits for a
-// subcall delivered. Recorded with Program.Trace and followed with
-// Program.Replay, together with the subcalls' answers (Program.Answer) and
-// the random source, it makes a run repeat byte for byte.
-type Trace struct {
-	// Start is the wall-clock instant of reading 0: the wall clock the
-	// program sees reads Start plus the reading, the monotonic clock the
-	// reading.
-	Start time.Time
-	// Reads are the clock readings, in nanoseconds since Start, in the
-	// order the guest made them (wall and monotonic alike).
-	Reads []int64
-	// Waits are the results of the guest's waits for subcalls, in order:
-	// the Seq of the subcall delivered, or 0 when none was (a timer was
-	// due, or a poll found nothing).
-	Waits []int
-	// Calls are the timings of the subcalls whose results came back, in
-	// the order they did.
-	Calls []CallTiming
-	// Cut, in a trace being followed, says that the recorded run was cut
-	// (by its time limit or its caller) while it waited after the last
-	// recorded wait: a run that reaches the end of the trace at a wait
-	// ends there (KindAborted, "the recorded run ended here").
-	Cut bool
-}
-
-// CallTiming is when one subcall started and how long it took, on the
-// run's clock.
-type CallTiming struct {
-	// Seq is the call's Call.Seq.
-	Seq int
-	// At is the clock reading when the program started the call.
-	At int64
-	// Took is how long the call took in nanoseconds: the dispatcher's time
-	// less the time it was held (see Hold), or the answer's recorded time.
-	Took int64
-}
 
 // timeline is a run's clock and the order in which its waits deliver
 // events. Live, the clock is real time; virtual (Program.Virtual), it
 // advances only when a wait delivers a timer or a subcall, by the call's
-// duration; following a trace (Program.Replay), readings and waits come
+// duration; following a trace (runhook.Hooks.Replay), readings and waits come
 // from the trace while it lasts and matches the program, then the run goes
 // on in its own mode from the last reading. Only the guest's goroutine
 // touches it.
@@ -62,23 +24,28 @@ type timeline struct {
 	base time.Time
 	off  int64
 
-	trace  *Trace // the trace being recorded, if any
-	tape   *Trace // the trace being followed, if any
+	trace  *runhook.Trace // the trace being recorded, if any
+	tape   *runhook.Trace // the trace being followed, if any
 	taping bool
 	ri, wi int
 }
 
-func newTimeline(p *Program, lim Limits, now time.Time) timeline {
+// newTimeline makes the clock of a run of p with hooks (nil for none).
+func newTimeline(p *Program, hooks *runhook.Hooks, lim Limits, now time.Time) timeline {
 	t := timeline{start: p.Start, virtual: p.Virtual, limit: int64(lim.Timeout), base: now}
 	if t.start.IsZero() {
 		t.start = now
 	}
-	if p.Replay != nil {
-		t.tape, t.taping = p.Replay, true
-		t.start = p.Replay.Start
+	if hooks == nil {
+		return t
 	}
-	if p.Trace {
-		t.trace = &Trace{Start: t.start}
+	if hooks.Replay != nil {
+		t.tape, t.taping = hooks.Replay, true
+		t.start = hooks.Replay.Start
+	}
+	if hooks.Record != nil {
+		*hooks.Record = runhook.Trace{Start: t.start}
+		t.trace = hooks.Record
 	}
 	return t
 }
@@ -133,7 +100,7 @@ func (t *timeline) nanotime() int64 { return t.read() }
 
 // pauser keeps the time during which the run's clock is paused against
 // its time limit: while the guest is blocked waiting and every subcall it
-// waits for is held by a person (an approver, see Hold).
+// waits for is held by a person (an approver, see runhook.Hold).
 type pauser struct {
 	mu      sync.Mutex
 	waiting bool
@@ -184,10 +151,10 @@ func (p *pauser) paused(now time.Time) time.Duration {
 	return d
 }
 
-// callState is a dispatched subcall's context: it lets Hold find the call
-// and its run, and records how long the call was held.
+// callState is the host's side of a dispatched subcall (runhook.Subcall):
+// it lets runhook.Hold and runhook.EndRun find the call and its run, and
+// records how long the call was held.
 type callState struct {
-	context.Context
 	r *run
 
 	mu     sync.Mutex
@@ -212,15 +179,6 @@ func (c *callState) close() {
 	}
 }
 
-type callStateKey struct{}
-
-func (c *callState) Value(key any) any {
-	if key == (callStateKey{}) {
-		return c
-	}
-	return c.Context.Value(key)
-}
-
 // heldFor is how long the call was held so far.
 func (c *callState) heldFor(now time.Time) time.Duration {
 	c.mu.Lock()
@@ -232,17 +190,9 @@ func (c *callState) heldFor(now time.Time) time.Duration {
 	return d
 }
 
-// Hold marks the subcall whose Dispatch received ctx as waiting for a
-// person, an approver, until release is called. Time held does not count
-// against the program's time limit while the program has nothing else to
-// do (its clock pauses while it waits and every subcall it waits for is
-// held), nor in the call's duration on a virtual clock. The caller's own
-// deadline still applies. Outside a subcall, Hold does nothing.
-func Hold(ctx context.Context) (release func()) {
-	c, _ := ctx.Value(callStateKey{}).(*callState)
-	if c == nil {
-		return func() {}
-	}
+// Hold implements runhook.Subcall: the call waits for a person until
+// release is called (see runhook.Hold).
+func (c *callState) Hold() (release func()) {
 	c.mu.Lock()
 	if c.closed {
 		c.mu.Unlock()
@@ -277,6 +227,10 @@ func Hold(ctx context.Context) (release func()) {
 		})
 	}
 }
+
+// EndRun implements runhook.Subcall: it ends the call's run at once (see
+// runhook.EndRun).
+func (c *callState) EndRun(message string) { c.r.end(message) }
 
 // timeUp is the run's time limit firing: unless time paused meanwhile
 // moved the limit, the run has timed out.

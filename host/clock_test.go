@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/runhook"
 )
 
 var start2026 = time.Date(2026, 3, 4, 5, 6, 7, 0, time.UTC)
@@ -43,10 +44,11 @@ return seen`
 
 func TestHost_Run_virtualClock(t *testing.T) {
 	h := newHost(t, host.Config{})
+	tr := &runhook.Trace{}
 	run := func() *host.Outcome {
-		out := h.Run(context.Background(), host.Program{
+		out := h.Run(hooked(&runhook.Hooks{Record: tr}), host.Program{
 			Source: raceProgram, Dispatcher: sleepy, Virtual: true, Start: start2026,
-			Random: rand.NewChaCha8([32]byte{1}), Trace: true,
+			Random: rand.NewChaCha8([32]byte{1}),
 		})
 		require.Equal(t, host.KindOK, out.Kind, out.Text())
 		return out
@@ -63,30 +65,35 @@ func TestHost_Run_virtualClock(t *testing.T) {
 	require.Regexp(t, `^call 200 at 2\d\d$`, seen[2])
 	require.Regexp(t, `^call 300 at 3\d\d$`, seen[3])
 	require.Regexp(t, `^2026-03-04T05:06:12\.0\d\dZ `, out.Output[0], "the clock moved by the 5 s timer only")
-	require.NotNil(t, out.Trace)
-	require.Len(t, out.Trace.Calls, 3)
+	require.Len(t, tr.Calls, 3)
 
 	// Answered from the trace's durations, the calls come back in the same
 	// order at the same virtual times, without waiting.
 	took := map[int]time.Duration{}
-	for _, c := range out.Trace.Calls {
+	for _, c := range tr.Calls {
 		took[c.Seq] = time.Duration(c.Took)
 	}
 	values := map[int]string{1: "300", 2: "100", 3: "200"}
-	ans := answerer(func(c host.Call) (host.Reply, time.Duration, bool, error) {
-		return host.Reply{Value: json.RawMessage(values[c.Seq])}, took[c.Seq], true, nil
+	ans := answerer(func(seq int, _ string, _ json.RawMessage) (runhook.Answer, bool, error) {
+		return runhook.Answer{Value: json.RawMessage(values[seq]), Took: took[seq]}, true, nil
 	})
-	again := h.Run(context.Background(), host.Program{
+	again := h.Run(hooked(&runhook.Hooks{Answer: ans}), host.Program{
 		Source: raceProgram, Virtual: true, Start: start2026,
-		Random: rand.NewChaCha8([32]byte{1}), Answer: ans,
+		Random: rand.NewChaCha8([32]byte{1}),
 	})
 	require.Equal(t, host.KindOK, again.Kind, again.Text())
 	require.Equal(t, out.Text(), again.Text())
 }
 
-type answerer func(host.Call) (host.Reply, time.Duration, bool, error)
+// answerer adapts a function to a runhook.Answerer.
+type answerer func(seq int, name string, args json.RawMessage) (runhook.Answer, bool, error)
 
-func (f answerer) Answer(c host.Call) (host.Reply, time.Duration, bool, error) { return f(c) }
+func (f answerer) Answer(seq int, name string, args json.RawMessage) (runhook.Answer, bool, error) {
+	return f(seq, name, args)
+}
+
+// hooked returns a context for a run with hooks h.
+func hooked(h *runhook.Hooks) context.Context { return runhook.With(context.Background(), h) }
 
 func TestHost_Run_virtualTimeout(t *testing.T) {
 	h := newHost(t, host.Config{})
@@ -114,26 +121,27 @@ await new Promise(r => setTimeout(r, 10))
 clearInterval(t)
 console.log(new Date().toISOString(), performance.now() - t0, Math.random())
 return order`
-	first := h.Run(context.Background(), host.Program{Source: src, Dispatcher: sleepy, Trace: true, Random: rand.NewChaCha8([32]byte{2})})
+	tr := &runhook.Trace{}
+	first := h.Run(hooked(&runhook.Hooks{Record: tr}), host.Program{Source: src, Dispatcher: sleepy, Random: rand.NewChaCha8([32]byte{2})})
 	require.Equal(t, host.KindOK, first.Kind, first.Text())
-	tr := first.Trace
 	require.NotEmpty(t, tr.Reads)
 	require.NotEmpty(t, tr.Waits)
 	values := map[int]string{1: "25", 2: "5", 3: "15"}
 	var mu sync.Mutex
 	asked := 0
-	ans := answerer(func(c host.Call) (host.Reply, time.Duration, bool, error) {
+	ans := answerer(func(seq int, _ string, _ json.RawMessage) (runhook.Answer, bool, error) {
 		mu.Lock()
 		asked++
 		mu.Unlock()
-		return host.Reply{Value: json.RawMessage(values[c.Seq])}, 0, true, nil
+		return runhook.Answer{Value: json.RawMessage(values[seq])}, true, nil
 	})
 	for range 3 {
-		again := h.Run(context.Background(), host.Program{Source: src, Replay: tr, Answer: ans, Random: rand.NewChaCha8([32]byte{2}), Trace: true})
+		own := &runhook.Trace{}
+		again := h.Run(hooked(&runhook.Hooks{Replay: tr, Answer: ans, Record: own}), host.Program{Source: src, Random: rand.NewChaCha8([32]byte{2})})
 		require.Equal(t, host.KindOK, again.Kind, again.Text())
 		require.Equal(t, first.Text(), again.Text())
-		require.Equal(t, tr.Reads, again.Trace.Reads, "the replay's own trace is the recorded one")
-		require.Equal(t, tr.Waits, again.Trace.Waits)
+		require.Equal(t, tr.Reads, own.Reads, "the replay's own trace is the recorded one")
+		require.Equal(t, tr.Waits, own.Waits)
 	}
 	require.Equal(t, 9, asked)
 }
@@ -142,11 +150,12 @@ return order`
 // own mode when the trace no longer fits.
 func TestHost_Run_traceDiverges(t *testing.T) {
 	h := newHost(t, host.Config{})
-	first := h.Run(context.Background(), host.Program{Source: `return await __ptc_call("s", {ms: 1})`, Dispatcher: sleepy, Trace: true})
+	tr := &runhook.Trace{}
+	first := h.Run(hooked(&runhook.Hooks{Record: tr}), host.Program{Source: `return await __ptc_call("s", {ms: 1})`, Dispatcher: sleepy})
 	require.Equal(t, host.KindOK, first.Kind, first.Text())
-	out := h.Run(context.Background(), host.Program{
+	out := h.Run(hooked(&runhook.Hooks{Replay: tr}), host.Program{
 		Source:     `const a = await __ptc_call("s", {ms: 1}); await new Promise(r => setTimeout(r, 5)); return a + await __ptc_call("s", {ms: 2})`,
-		Dispatcher: sleepy, Replay: first.Trace,
+		Dispatcher: sleepy,
 	})
 	require.Equal(t, host.KindOK, out.Kind, out.Text())
 	require.Equal(t, "3", out.Text())
@@ -154,15 +163,15 @@ func TestHost_Run_traceDiverges(t *testing.T) {
 
 func TestHost_Run_answerEndsRun(t *testing.T) {
 	h := newHost(t, host.Config{})
-	ans := answerer(func(c host.Call) (host.Reply, time.Duration, bool, error) {
-		if c.Seq == 2 {
-			return host.Reply{}, 0, false, fmt.Errorf("call 2 is not in the recording")
+	ans := answerer(func(seq int, _ string, _ json.RawMessage) (runhook.Answer, bool, error) {
+		if seq == 2 {
+			return runhook.Answer{}, false, fmt.Errorf("call 2 is not in the recording")
 		}
-		return host.Reply{Value: json.RawMessage(`1`)}, time.Millisecond, true, nil
+		return runhook.Answer{Value: json.RawMessage(`1`), Took: time.Millisecond}, true, nil
 	})
-	out := h.Run(context.Background(), host.Program{
-		Source: `console.log(await __ptc_call("a", {})); await __ptc_call("b", {}); console.log("never")`,
-		Answer: ans, Dispatcher: sleepy,
+	out := h.Run(hooked(&runhook.Hooks{Answer: ans}), host.Program{
+		Source:     `console.log(await __ptc_call("a", {})); await __ptc_call("b", {}); console.log("never")`,
+		Dispatcher: sleepy,
 	})
 	require.Equal(t, host.KindAborted, out.Kind)
 	require.Equal(t, "call 2 is not in the recording", out.Message)
@@ -175,7 +184,7 @@ func TestHost_Run_answerEndsRun(t *testing.T) {
 func TestHold(t *testing.T) {
 	h := newHost(t, host.Config{})
 	approve := host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
-		release := host.Hold(ctx)
+		release := runhook.Hold(ctx)
 		select {
 		case <-time.After(700 * time.Millisecond): // a person deciding
 		case <-ctx.Done():
@@ -214,7 +223,7 @@ func TestEndRun(t *testing.T) {
 	h := newHost(t, host.Config{})
 	d := host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
 		if c.Seq == 2 {
-			host.EndRun(ctx, "suspended for approval")
+			runhook.EndRun(ctx, "suspended for approval")
 		}
 		return host.Reply{Value: json.RawMessage(`1`)}
 	})
@@ -226,7 +235,7 @@ func TestEndRun(t *testing.T) {
 	require.Equal(t, "suspended for approval", out.Message)
 	require.Equal(t, []string{"1"}, out.Output)
 	require.Equal(t, []int{1}, out.Received, "the ending call's result never reached the program")
-	host.EndRun(context.Background(), "outside a run: nothing happens")
+	runhook.EndRun(context.Background(), "outside a run: nothing happens")
 }
 
 // Review of issue 14: a hold its Dispatch never released ends with the
@@ -235,7 +244,7 @@ func TestHold_leaked(t *testing.T) {
 	h := newHost(t, host.Config{})
 	d := host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
 		if c.Seq == 1 {
-			host.Hold(ctx) // never released
+			runhook.Hold(ctx) // never released
 			return host.Reply{Value: json.RawMessage(`1`)}
 		}
 		<-ctx.Done() // a hung tool
@@ -245,4 +254,18 @@ func TestHold_leaked(t *testing.T) {
 	defer cancel()
 	out := h.Run(ctx, host.Program{Source: `await __ptc_call("a", {}); await __ptc_call("b", {})`, Dispatcher: d, Limits: host.Limits{Timeout: 200 * time.Millisecond}})
 	require.Equal(t, host.KindTimeout, out.Kind, out.Text())
+}
+
+// A subcall's context carries no hooks of its run: a run the subcall
+// starts has its own.
+func TestHooks_notInSubcall(t *testing.T) {
+	h := newHost(t, host.Config{})
+	var seen *runhook.Hooks
+	d := host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
+		seen = runhook.From(ctx)
+		return host.Reply{}
+	})
+	out := h.Run(hooked(&runhook.Hooks{Record: &runhook.Trace{}}), host.Program{Source: `await __ptc_call("a", {})`, Dispatcher: d})
+	require.Equal(t, host.KindOK, out.Kind, out.Text())
+	require.Nil(t, seen)
 }

@@ -3,7 +3,6 @@ package host
 import (
 	"context"
 	"encoding/json"
-	"time"
 )
 
 // Dispatcher serves a program's subcalls. Dispatch is called for each
@@ -14,42 +13,18 @@ import (
 // program, which is blocked on it anyway. Dispatch may be called
 // concurrently, up to the run's in-flight limit, and calls may reach it in
 // any order: Call.Seq gives the order the program issued them. Every call
-// the program started reaches Dispatch, unless an Answerer answered it:
-// one whose run ended while it waited for an in-flight slot comes at once,
-// with its cancelled context. A Dispatch that waits for a person should
-// say so with Hold.
+// the program started reaches Dispatch (unless the executor's replay
+// answered it from a recording): one whose run ended while it waited for
+// an in-flight slot comes at once, with its cancelled context.
 type Dispatcher interface {
 	Dispatch(ctx context.Context, call Call) Reply
 }
 
-// An Answerer answers subcalls from a recording instead of the Dispatcher
-// (Program.Answer).
-type Answerer interface {
-	// Answer is called on the run's goroutine as the program starts call.
-	// It returns the call's reply and how long it took (its duration on a
-	// virtual clock) with ok true when it answers the call; ok false
-	// dispatches the call. An error ends the run at once (KindAborted, with
-	// the error's message): the program no longer does what was recorded.
-	Answer(call Call) (reply Reply, took time.Duration, ok bool, err error)
-}
-
-// EndRun ends, at once, the run whose subcall received ctx in Dispatch:
-// the program stops where it is, no result reaches it afterwards, and the
-// run's outcome is KindAborted with message. Outside a subcall it does
-// nothing.
-func EndRun(ctx context.Context, message string) {
-	c, _ := ctx.Value(callStateKey{}).(*callState)
-	if c == nil {
-		return
-	}
-	c.r.end(message)
-}
-
-// DispatcherFunc adapts a function to a Dispatcher.
-type DispatcherFunc func(ctx context.Context, call Call) Reply
+// dispatcherFunc adapts a function to a Dispatcher.
+type dispatcherFunc func(ctx context.Context, call Call) Reply
 
 // Dispatch calls f.
-func (f DispatcherFunc) Dispatch(ctx context.Context, call Call) Reply {
+func (f dispatcherFunc) Dispatch(ctx context.Context, call Call) Reply {
 	return f(ctx, call)
 }
 
@@ -60,7 +35,7 @@ type Call struct {
 	// arguments that are not JSON is failed by the host unnumbered.)
 	Seq int
 	// Name is the tool name the program called, made valid UTF-8 and cut
-	// to MaxCallNameBytes.
+	// to 256 bytes (at a character boundary, with "…" appended).
 	Name string
 	// Args are the call's arguments: valid JSON, as the program's
 	// JSON.stringify produced them.
@@ -91,7 +66,7 @@ type CallError struct {
 func (e *CallError) Error() string { return e.Code + ": " + e.Message }
 
 // noTools is the dispatcher used when a run has none.
-var noTools = DispatcherFunc(func(_ context.Context, call Call) Reply {
+var noTools = dispatcherFunc(func(_ context.Context, call Call) Reply {
 	return Reply{Err: &CallError{Code: "UNKNOWN_TOOL", Message: "unknown tool: " + call.Name}}
 })
 

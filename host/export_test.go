@@ -42,3 +42,12 @@ func (l *ResetLog) Seen() (int, []string) {
 	defer l.mu.Unlock()
 	return l.resets, append([]string(nil), l.diffs...)
 }
+
+// DispatcherFunc adapts a function to a Dispatcher, for the tests.
+type DispatcherFunc = dispatcherFunc
+
+// The limits the tests check, by the names they had when exported.
+const (
+	MaxCallNameBytes = maxCallNameBytes
+	TruncationMarker = truncationMarker
+)

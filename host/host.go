@@ -20,10 +20,11 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	"github.com/tetratelabs/wazero/imports/wasi_snapshot_preview1"
 
-	"github.com/ptchost/ptc/guest/quickjs"
 	"github.com/ptchost/ptc/host/internal/fuel"
 	"github.com/ptchost/ptc/host/internal/typescript"
 	"github.com/ptchost/ptc/internal/abort"
+	"github.com/ptchost/ptc/internal/guestfile"
+	"github.com/ptchost/ptc/internal/runhook"
 )
 
 // Config configures a Host. The zero value is valid.
@@ -34,15 +35,26 @@ type Config struct {
 	// the snapshot of the initialised guest (files named ptc-*.bin, each
 	// checked by the sha256 it ends with).
 	CompilationCacheDir string
-	// GuestPath is where to look first for the QuickJS guest: a .wasm file
-	// with its Intl bundle beside it, or a directory holding both, as
-	// `ptc-run guest build` or `make guest` leave them. Then come
-	// $PTC_GUEST, the guest embedded at build time and the user cache
-	// directory; a guest whose digest differs from the recorded one is
-	// ignored (see quickjs.Find).
+	// GuestPath is where to look first for the QuickJS guest. New takes
+	// the first guest it finds, in order:
+	//
+	//  1. GuestPath, when not empty;
+	//  2. $PTC_GUEST, when set;
+	//  3. the guest embedded in package quickjs when it was compiled
+	//     (`make guest` in a clone; quickjs.Files);
+	//  4. the user cache, where `ptc-run guest build` installs it: guest
+	//     under $PTC_CACHE_DIR, or under ptc-run in os.UserCacheDir.
+	//
+	// A path (1, 2) is a .wasm file, with the Intl bundle beside it named
+	// by its digest (<sha256>.js) or intl.js, or a directory holding both
+	// as `ptc-run guest build` names them (<sha256>.wasm, <sha256>.js) or
+	// as `make guest` does (ptc-quickjs.wasm, intl.js). A guest or bundle
+	// whose sha256 differs from the one recorded in package quickjs is
+	// ignored: only the bytes this version of the module was built and
+	// tested with run.
 	GuestPath string
 	// Wasm overrides the guest module (tests use this for hostile guests);
-	// nil means the QuickJS guest GuestPath and quickjs.Find locate.
+	// nil means the QuickJS guest GuestPath describes.
 	Wasm []byte
 	// FreshInstances gives every run a new guest instance. By default a
 	// run may get an instance an earlier run left clean (it returned
@@ -100,13 +112,13 @@ type Host struct {
 }
 
 // New compiles the guest. It fails with an error matching
-// quickjs.ErrNotBuilt, which names the command that builds it, when no
-// guest is found.
+// quickjs.ErrNotBuilt, which names the command that builds it and says
+// which guests were ignored, when no guest is found (Config.GuestPath).
 func New(ctx context.Context, cfg Config) (*Host, error) {
 	wasm := cfg.Wasm
 	var intl func() ([]byte, error) // nil for Config.Wasm: no Intl bundle
 	if wasm == nil {
-		g, err := quickjs.Find(cfg.GuestPath)
+		g, err := guestfile.Find(cfg.GuestPath)
 		if err != nil {
 			return nil, fmt.Errorf("host: %w", err)
 		}
@@ -379,21 +391,12 @@ type Program struct {
 	// CallTime, when positive on a virtual clock, is how long every
 	// dispatched subcall takes on it, whatever it took in real time: the
 	// order of events, and so the output, then no longer depends on the
-	// tools' latency. Answered calls take the time their Answer says.
+	// tools' latency. Calls a replay answers from a recording take the
+	// time recorded.
 	CallTime time.Duration
 	// Random, when set, replaces the guest's random source (Math.random,
 	// crypto).
 	Random io.Reader
-	// Trace asks for the run's Trace in Outcome.Trace.
-	Trace bool
-	// Replay, when set, is a trace to follow: the clock readings and what
-	// each wait delivers come from it while it lasts and the program
-	// matches it; then the run goes on in its own mode (virtual or live)
-	// from the last reading. Its Start replaces Start.
-	Replay *Trace
-	// Answer, when set, is asked first for each subcall: a call it answers
-	// never reaches the Dispatcher.
-	Answer Answerer
 	// Prelude, when set, is a trusted script (the generated tools SDK)
 	// evaluated in the global scope before the program. The host keeps a
 	// snapshot of the guest after each recent prelude, so a run with a
@@ -454,16 +457,20 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	}
 	stopLimit := r.armLimit(lim.Timeout)
 	defer stopLimit()
-	r.clk = newTimeline(&p, lim, start)
-	r.answer = p.Answer
+	// The executor's record, replay and resume reach into the run
+	// through its context (package runhook).
+	hooks := runhook.From(ctx)
+	r.clk = newTimeline(&p, hooks, lim, start)
+	if hooks != nil {
+		r.answer = hooks.Answer
+	}
 	if p.Virtual && p.CallTime > 0 {
 		r.callTime = int64(p.CallTime)
 	}
-	r.timed = p.Virtual || p.Trace || p.Replay != nil || p.Answer != nil
+	r.timed = p.Virtual || r.clk.trace != nil || r.clk.tape != nil || r.answer != nil
 	if r.timed {
 		r.flying = make(map[int32]flight)
 	}
-	defer func() { out.Trace = r.clk.trace }()
 	r.src = p.Source
 	defer r.shutdown()
 	stopWatch := context.AfterFunc(runCtx, func() { r.stop(stopFromContext(runCtx)) })

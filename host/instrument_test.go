@@ -3,13 +3,13 @@ package host
 import (
 	"testing"
 
-	"github.com/ptchost/ptc/guest/quickjs"
+	"github.com/ptchost/ptc/internal/guestfile"
 )
 
 // BenchmarkInstrument is the fuel instrumentation of the QuickJS guest, part
 // of every host.New (cold start).
 func BenchmarkInstrument(b *testing.B) {
-	g, err := quickjs.Find("")
+	g, err := guestfile.Find("")
 	if err != nil {
 		b.Skip(err)
 	}
@@ -24,7 +24,7 @@ func BenchmarkInstrument(b *testing.B) {
 // layout passes fuel's checks), so a recycled instance's reset copies back
 // only the stack a run used.
 func TestInstrument_followsStack(t *testing.T) {
-	g, err := quickjs.Find("")
+	g, err := guestfile.Find("")
 	if err != nil {
 		t.Skip(err)
 	}

@@ -30,8 +30,8 @@ const (
 	KindSuspended Kind = "suspended"
 )
 
-// TruncationMarker is the line appended to captured output cut at the limit.
-const TruncationMarker = "[output truncated]"
+// truncationMarker is the line appended to captured output cut at the limit.
+const truncationMarker = "[output truncated]"
 
 // Outcome is the structured result of one run.
 type Outcome struct {
@@ -58,8 +58,6 @@ type Outcome struct {
 	// the program never awaited, or that was still running at the end, is
 	// not in it.
 	Received []int
-	// Trace is the run's trace when Program.Trace asked for it.
-	Trace *Trace
 	// MemoryBytes is the peak size of the guest's linear memory.
 	MemoryBytes uint64
 	// Duration is the wall time of the run, instantiation included.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/ptchost/ptc/host/internal/typescript"
 	"github.com/ptchost/ptc/internal/abort"
+	"github.com/ptchost/ptc/internal/runhook"
 )
 
 // stopReason says why the host asked the guest to stop.
@@ -30,7 +31,7 @@ const (
 	stopOutputLimit
 	stopSubcallLimit
 	stopFault
-	stopEnded // the Answerer or EndRun ended the run
+	stopEnded // the Answerer or runhook.EndRun ended the run
 )
 
 // Outcome kinds the guest reports through finish; keep in sync with glue.c.
@@ -120,10 +121,10 @@ type run struct {
 	clk      timeline
 	timed    bool
 	callTime int64 // Program.CallTime, on a virtual clock
-	answer   Answerer
+	answer   runhook.Answerer
 	flying   map[int32]flight
 	known    []completion
-	// ended is why the Answerer or EndRun ended the run.
+	// ended is why the Answerer or runhook.EndRun ended the run.
 	ended string
 
 	mu          sync.Mutex
@@ -231,7 +232,7 @@ func (r *run) write(line string) bool {
 		r.outBytes += len(line) + 1
 		r.output = append(r.output, line)
 	} else if r.reason.Load() != int32(stopOutputLimit) {
-		r.output = append(r.output, TruncationMarker)
+		r.output = append(r.output, truncationMarker)
 	}
 	r.mu.Unlock()
 	if !fits {
@@ -278,13 +279,17 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 	}
 	d.call = Call{Seq: seq, Name: callName(name), Args: json.RawMessage(wellFormed(args))}
 	if r.answer != nil {
-		reply, took, ok, err := r.answer.Answer(d.call)
+		a, ok, err := r.answer.Answer(d.call.Seq, d.call.Name, d.call.Args)
 		if err != nil {
 			r.end(err.Error())
 			return -1
 		}
 		if ok {
-			c := completion{id: id, seq: seq, at: d.at, took: int64(took), env: envelope(reply, r.lim.ResultBytes, r.lim.ErrorBytes)}
+			reply := Reply{Value: a.Value}
+			if a.Failed {
+				reply = Reply{Err: &CallError{Code: a.Code, Message: a.Message}}
+			}
+			c := completion{id: id, seq: seq, at: d.at, took: int64(a.Took), env: envelope(reply, r.lim.ResultBytes, r.lim.ErrorBytes)}
 			r.known = append(r.known, c)
 			r.timing(c)
 			return id
@@ -310,7 +315,7 @@ func (r *run) launchDeferred() {
 		}()
 		return
 	}
-	cs := &callState{Context: d.ctx, r: r}
+	cs := &callState{r: r}
 	if r.timed {
 		r.flying[d.id] = flight{seq: d.call.Seq, at: d.at, started: d.started, cs: cs}
 	}
@@ -335,11 +340,11 @@ func (r *run) dispatchInline(ctx context.Context) (completion, bool) {
 		r.stop(stopFromContext(ctx))
 		return c, false
 	}
-	cs := &callState{Context: d.ctx, r: r}
+	cs := &callState{r: r}
 	r.sem <- struct{}{} // free: no other call is outstanding
 	r.pause.wait(true)  // the guest waits for this call
 	r.pause.add(1, 0)
-	reply, ok := r.safeDispatch(cs, d.call)
+	reply, ok := r.safeDispatch(runhook.WithSubcall(d.ctx, cs), d.call)
 	cs.close()
 	r.pause.add(-1, 0)
 	r.pause.wait(false)
@@ -352,20 +357,20 @@ func (r *run) dispatchInline(ctx context.Context) (completion, bool) {
 	return c, true
 }
 
-// MaxCallNameBytes bounds the tool name a subcall carries: a longer name
+// maxCallNameBytes bounds the tool name a subcall carries: a longer name
 // is cut (at a character boundary, with "…" appended), so no tool has it.
-const MaxCallNameBytes = 256
+const maxCallNameBytes = 256
 
 // callName makes a guest's tool name fit for a dispatcher: valid UTF-8 (a
-// lone surrogate becomes U+FFFD) and at most MaxCallNameBytes long.
+// lone surrogate becomes U+FFFD) and at most maxCallNameBytes long.
 func callName(name string) string {
 	if !utf8.ValidString(name) {
 		name = strings.ToValidUTF8(name, "\uFFFD")
 	}
-	if len(name) <= MaxCallNameBytes {
+	if len(name) <= maxCallNameBytes {
 		return name
 	}
-	cut := MaxCallNameBytes - len("…")
+	cut := maxCallNameBytes - len("…")
 	for cut > 0 && !utf8.RuneStart(name[cut]) {
 		cut--
 	}
@@ -389,7 +394,7 @@ func (r *run) dispatch(cs *callState, d *deferredCall) {
 		}
 	}
 	r.pause.add(1, 0)
-	reply, ok := r.safeDispatch(cs, d.call)
+	reply, ok := r.safeDispatch(runhook.WithSubcall(ctx, cs), d.call)
 	cs.close()
 	r.pause.add(-1, 0)
 	if !ok {
@@ -526,7 +531,7 @@ func (r *run) back(c completion) {
 // timing records a completed call's timing in the trace.
 func (r *run) timing(c completion) {
 	if t := r.clk.trace; t != nil && c.seq > 0 {
-		t.Calls = append(t.Calls, CallTiming{Seq: c.seq, At: c.at, Took: c.took})
+		t.Calls = append(t.Calls, runhook.CallTiming{Seq: c.seq, At: c.at, Took: c.took})
 	}
 }
 
@@ -719,7 +724,7 @@ func (r *run) waitTape(ctx context.Context, timeout int64) int64 {
 }
 
 // cutHere ends the run, and reports true, when it follows a cut trace
-// (Trace.Cut) to its end: the recorded run was stopped after its last
+// (runhook.Trace.Cut) to its end: the recorded run was stopped after its last
 // recorded wait, so the replay stops there too (at its next wait, or at
 // its finish, which in the recorded run came after the stop).
 func (r *run) cutHere() bool {

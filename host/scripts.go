@@ -12,7 +12,7 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 
-	"github.com/ptchost/ptc/guest/quickjs"
+	"github.com/ptchost/ptc/internal/guestfile"
 )
 
 // The guest's own scripts, by the id the guest asks for them with (host
@@ -54,7 +54,7 @@ func (h *Host) compileScripts(ctx context.Context, intl func() ([]byte, error)) 
 	}
 	srcs := make([][]byte, 0, 3)
 	for id := range scriptIntl {
-		src, err := quickjs.Script(scriptNames[id])
+		src, err := guestfile.Script(scriptNames[id])
 		if err != nil {
 			return fmt.Errorf("guest script %s: %w", scriptNames[id], err)
 		}

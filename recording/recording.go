@@ -50,7 +50,8 @@ type Recording struct {
 	Limits host.Limits
 	// Start is the wall-clock instant of the run's clock reading 0;
 	// Virtual reports a deterministic run's virtual clock. Reads and Waits
-	// are the run's trace (host.Trace).
+	// are the run's trace: every clock reading the program made, and the
+	// subcall each of its waits delivered (0 for none).
 	Start   time.Time
 	Virtual bool
 	Reads   []int64

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/ptchost/ptc/guest/quickjs"
+	"github.com/ptchost/ptc/internal/guestfile"
 )
 
 // scratchMain is a user's program that imports ptc as a library and runs
@@ -88,7 +88,7 @@ func TestGoGettable(t *testing.T) {
 		t.Fatal(err)
 	}
 	sh(t, root, nil, "sh", "-c", "git archive HEAD | tar -x -C "+copyDir)
-	if _, err := os.Stat(filepath.Join(copyDir, "guest", "quickjs", "build", quickjs.FileName)); err == nil {
+	if _, err := os.Stat(filepath.Join(copyDir, "guest", "quickjs", "build", guestfile.FileName)); err == nil {
 		t.Fatal("the clean copy holds a built guest")
 	}
 	// Read-only, as the module cache is; writable again for the cleanup.
@@ -116,7 +116,7 @@ func TestGoGettable(t *testing.T) {
 	build := time.Now()
 	sh(t, copyDir, env, "go", "run", "./cmd/ptc-run", "guest", "build")
 	t.Logf("guest build took %v", time.Since(build).Round(time.Second))
-	wasmName, intlName := quickjs.CacheNames()
+	wasmName, intlName := guestfile.CacheNames()
 	for _, n := range []string{wasmName, intlName} {
 		if _, err := os.Stat(filepath.Join(cache, "guest", n)); err != nil {
 			t.Errorf("guest build did not install %s: %v", n, err)

@@ -15,7 +15,8 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/ptchost/ptc/guest/quickjs"
+	"github.com/ptchost/ptc/internal/guestfile"
+	"github.com/ptchost/ptc/internal/modinfo"
 )
 
 // cmdGuest dispatches `ptc-run guest SUBCOMMAND`.
@@ -34,7 +35,7 @@ func cmdGuest(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // cmdGuestBuild builds the guest from this version's pinned inputs, with
 // the same scripts as make guest, and installs it into the user cache
-// directory under its digest (quickjs.CacheGuestDir, quickjs.CacheNames),
+// directory under its digest (guestfile.CacheGuestDir, guestfile.CacheNames),
 // where the host finds it. The scripts run in a copy of the sources: a
 // module in the module cache is read-only.
 func cmdGuestBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -48,14 +49,14 @@ func cmdGuestBuild(ctx context.Context, args []string, stdout, stderr io.Writer)
 	if len(pos) != 0 {
 		return &usageError{"guest build takes no positional arguments"}
 	}
-	dest := quickjs.CacheGuestDir()
+	dest := guestfile.CacheGuestDir()
 	if dest == "" {
 		return errors.New("guest build: no user cache directory: set PTC_CACHE_DIR")
 	}
-	wasmName, intlName := quickjs.CacheNames()
+	wasmName, intlName := guestfile.CacheNames()
 	if !*force {
-		if _, err := quickjs.Load(dest); err == nil {
-			fmt.Fprintf(stdout, "guest: %s already holds the guest (sha256 %s); --force rebuilds it\n", dest, quickjs.WasmDigest())
+		if _, err := guestfile.Load(dest); err == nil {
+			fmt.Fprintf(stdout, "guest: %s already holds the guest (sha256 %s); --force rebuilds it\n", dest, guestfile.WasmDigest())
 			return nil
 		}
 	}
@@ -76,7 +77,7 @@ func cmdGuestBuild(ctx context.Context, args []string, stdout, stderr io.Writer)
 	}
 	fmt.Fprintf(stderr, "guest: building from %s in %s\n", src, work)
 	out := filepath.Join(work, "out")
-	wasmOut, intlOut := filepath.Join(out, quickjs.FileName), filepath.Join(out, quickjs.IntlFileName)
+	wasmOut, intlOut := filepath.Join(out, guestfile.FileName), filepath.Join(out, guestfile.IntlFileName)
 	if err := script(ctx, work, stderr, []string{"OUT=" + wasmOut}, "bash", "guest/quickjs/build.sh"); err != nil {
 		return err
 	}
@@ -87,14 +88,14 @@ func cmdGuestBuild(ctx context.Context, args []string, stdout, stderr io.Writer)
 		return fmt.Errorf("guest build: %w", err)
 	}
 	for _, f := range []struct{ from, want, to string }{
-		{wasmOut, quickjs.WasmDigest(), wasmName},
-		{intlOut, quickjs.IntlDigest(), intlName},
+		{wasmOut, guestfile.WasmDigest(), wasmName},
+		{intlOut, guestfile.IntlDigest(), intlName},
 	} {
 		if err := install(f.from, f.want, filepath.Join(dest, f.to)); err != nil {
 			return err
 		}
 	}
-	if _, err := quickjs.Load(dest); err != nil {
+	if _, err := guestfile.Load(dest); err != nil {
 		return fmt.Errorf("guest build: the installed guest does not load: %w", err)
 	}
 	fmt.Fprintf(stdout, "guest: installed %s and %s in %s\n", wasmName, intlName, dest)
@@ -109,7 +110,7 @@ func cmdGuestBuild(ctx context.Context, args []string, stdout, stderr io.Writer)
 func sourceDir(ctx context.Context, flagDir string) (string, error) {
 	if flagDir != "" {
 		if !isSource(flagDir) {
-			return "", fmt.Errorf("guest build: --source %s: not a %s source tree (no go.mod naming it, or no guest/quickjs/build.sh)", flagDir, quickjs.ModulePath)
+			return "", fmt.Errorf("guest build: --source %s: not a %s source tree (no go.mod naming it, or no guest/quickjs/build.sh)", flagDir, modinfo.Path)
 		}
 		return filepath.Abs(flagDir)
 	}
@@ -119,7 +120,7 @@ func sourceDir(ctx context.Context, flagDir string) (string, error) {
 		}
 	}
 	bi, ok := debug.ReadBuildInfo()
-	if !ok || bi.Main.Path != quickjs.ModulePath || bi.Main.Version == "" || bi.Main.Version == "(devel)" || strings.HasSuffix(bi.Main.Version, "+dirty") {
+	if !ok || bi.Main.Path != modinfo.Path || bi.Main.Version == "" || bi.Main.Version == "(devel)" || strings.HasSuffix(bi.Main.Version, "+dirty") {
 		return "", errors.New("guest build: cannot tell where ptc's sources are: pass --source DIR (a clone of ptc)")
 	}
 	tmp, err := os.MkdirTemp("", "ptc-guest-fetch-")
@@ -130,7 +131,7 @@ func sourceDir(ctx context.Context, flagDir string) (string, error) {
 	if err := os.WriteFile(filepath.Join(tmp, "go.mod"), []byte("module ptc-guest-fetch\n"), 0o644); err != nil {
 		return "", fmt.Errorf("guest build: %w", err)
 	}
-	mod := quickjs.ModulePath + "@" + bi.Main.Version
+	mod := modinfo.Path + "@" + bi.Main.Version
 	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", mod)
 	cmd.Dir = tmp
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
@@ -154,7 +155,7 @@ func isSource(dir string) bool {
 		return false
 	}
 	first, _, _ := strings.Cut(string(b), "\n")
-	if strings.TrimSpace(first) != "module "+quickjs.ModulePath {
+	if strings.TrimSpace(first) != "module "+modinfo.Path {
 		return false
 	}
 	_, err = os.Stat(filepath.Join(dir, "guest", "quickjs", "build.sh"))
@@ -165,8 +166,8 @@ func isSource(dir string) bool {
 // binary's: it would build a guest this version of the host ignores.
 func checkRecorded(src string) error {
 	for _, f := range []struct{ name, want string }{
-		{"ptc-quickjs.wasm.sha256", quickjs.WasmDigest()},
-		{"intl.js.sha256", quickjs.IntlDigest()},
+		{"ptc-quickjs.wasm.sha256", guestfile.WasmDigest()},
+		{"intl.js.sha256", guestfile.IntlDigest()},
 	} {
 		b, err := os.ReadFile(filepath.Join(src, "guest", "quickjs", f.name))
 		if err != nil {
@@ -241,7 +242,7 @@ func install(from, want, to string) error {
 	if err != nil {
 		return fmt.Errorf("guest build: %w", err)
 	}
-	if got := quickjs.Digest(b); got != want {
+	if got := guestfile.Digest(b); got != want {
 		return fmt.Errorf("guest build: %s has sha256 %s, recorded %s: the build is not reproducible here; please report it", filepath.Base(from), got, want)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(to), filepath.Base(to)+".tmp*")

@@ -13,7 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ptchost/ptc/guest/quickjs"
+	"github.com/ptchost/ptc/internal/guestfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden help texts in testdata/help")
@@ -111,8 +111,8 @@ func TestVersion(t *testing.T) {
 		lines := strings.Split(strings.TrimSuffix(stdout.String(), "\n"), "\n")
 		require.Len(t, lines, 4, stdout.String())
 		require.Regexp(t, `^ptc-run github.com/ptchost/ptc \S+.* go1\.`, lines[0])
-		require.Equal(t, "guest ptc-quickjs.wasm sha256:"+quickjs.WasmDigest(), lines[1])
-		require.Equal(t, "guest intl.js sha256:"+quickjs.IntlDigest(), lines[2])
+		require.Equal(t, "guest ptc-quickjs.wasm sha256:"+guestfile.WasmDigest(), lines[1])
+		require.Equal(t, "guest intl.js sha256:"+guestfile.IntlDigest(), lines[2])
 		require.Regexp(t, `^guest found: (embedded|/.*|not found: run go run github.com/ptchost/ptc/cmd/ptc-run@\S+ guest build)$`, lines[3])
 	}
 }
@@ -135,20 +135,20 @@ func TestGuest_usage(t *testing.T) {
 // TestGuestBuild_alreadyThere: with the guest already in the cache, guest
 // build says so and builds nothing.
 func TestGuestBuild_alreadyThere(t *testing.T) {
-	g, err := quickjs.Find("")
+	g, err := guestfile.Find("")
 	if err != nil {
 		t.Skip("guest not built: run make guest")
 	}
 	dir := t.TempDir()
 	t.Setenv("PTC_CACHE_DIR", dir)
-	gd := quickjs.CacheGuestDir()
+	gd := guestfile.CacheGuestDir()
 	require.NoError(t, os.MkdirAll(gd, 0o755))
-	wasmName, intlName := quickjs.CacheNames()
+	wasmName, intlName := guestfile.CacheNames()
 	require.NoError(t, os.WriteFile(filepath.Join(gd, wasmName), g.Wasm, 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(gd, intlName), func() []byte { b, err := g.Intl(); require.NoError(t, err); return b }(), 0o644))
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, 0, run(context.Background(), []string{"guest", "build"}, nil, &stdout, &stderr), stderr.String())
-	require.Equal(t, "guest: "+gd+" already holds the guest (sha256 "+quickjs.WasmDigest()+"); --force rebuilds it\n", stdout.String())
+	require.Equal(t, "guest: "+gd+" already holds the guest (sha256 "+guestfile.WasmDigest()+"); --force rebuilds it\n", stdout.String())
 }
 
 func TestGuestBuild_badSource(t *testing.T) {

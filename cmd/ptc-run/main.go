@@ -22,6 +22,8 @@ import (
 	"github.com/ptchost/ptc/guest/quickjs"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/fixture"
+	"github.com/ptchost/ptc/internal/guestfile"
+	"github.com/ptchost/ptc/internal/modinfo"
 	"github.com/ptchost/ptc/internal/telemetry"
 	"github.com/ptchost/ptc/mcp"
 	"github.com/ptchost/ptc/pipeline"
@@ -129,15 +131,15 @@ func printVersion(w io.Writer) {
 		}
 		version += " " + bi.GoVersion
 	}
-	fmt.Fprintf(w, "ptc-run %s %s\n", quickjs.ModulePath, version)
-	where := "not found: run " + quickjs.BuildCommand()
-	if g, err := quickjs.Find(""); err == nil {
+	fmt.Fprintf(w, "ptc-run %s %s\n", modinfo.Path, version)
+	where := "not found: run " + guestfile.BuildCommand()
+	if g, err := guestfile.Find(""); err == nil {
 		where = g.Source
 	} else if !errors.Is(err, quickjs.ErrNotBuilt) {
 		where = err.Error()
 	}
-	fmt.Fprintf(w, "guest %s sha256:%s\n", quickjs.FileName, quickjs.WasmDigest())
-	fmt.Fprintf(w, "guest %s sha256:%s\n", quickjs.IntlFileName, quickjs.IntlDigest())
+	fmt.Fprintf(w, "guest %s sha256:%s\n", guestfile.FileName, guestfile.WasmDigest())
+	fmt.Fprintf(w, "guest %s sha256:%s\n", guestfile.IntlFileName, guestfile.IntlDigest())
 	fmt.Fprintf(w, "guest found: %s\n", where)
 }
 
@@ -408,14 +410,14 @@ func newObservedExecutor(ctx context.Context, tools toolFlags, lim host.Limits, 
 
 // compilationCacheDir is where wazero keeps the compiled guest between
 // invocations: wazero/ in $PTC_CACHE_DIR, else in ptc-run under the user
-// cache directory (quickjs.CacheDir, which also holds the guest `guest
+// cache directory (guestfile.CacheDir, which also holds the guest `guest
 // build` installs). Compiling takes about a second, loading the cache a
 // few tens of milliseconds. PTC_CACHE_DIR set and empty disables it.
 func compilationCacheDir() string {
-	if d, ok := os.LookupEnv(quickjs.EnvCacheDir); ok && d == "" {
+	if d, ok := os.LookupEnv(guestfile.EnvCacheDir); ok && d == "" {
 		return ""
 	}
-	d := quickjs.CacheDir()
+	d := guestfile.CacheDir()
 	if d == "" {
 		return ""
 	}

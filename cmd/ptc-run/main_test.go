@@ -13,7 +13,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/ptchost/ptc/guest/quickjs"
+	"github.com/ptchost/ptc/internal/guestfile"
 )
 
 func TestMain(m *testing.M) {
@@ -28,7 +28,7 @@ func TestMain(m *testing.M) {
 }
 
 func skipUnbuilt(t *testing.T) {
-	if _, err := quickjs.Wasm(); err != nil {
+	if _, err := guestfile.Find(""); err != nil {
 		t.Skip("guest not built: run make guest")
 	}
 }

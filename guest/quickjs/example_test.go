@@ -1,23 +1,28 @@
 package quickjs_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
 	"github.com/ptchost/ptc/guest/quickjs"
+	"github.com/ptchost/ptc/host"
 )
 
-// Find looks for the guest where host.New does; a module fetched with go
-// get has none until `ptc-run guest build` puts it in the user cache.
-func ExampleFind() {
-	g, err := quickjs.Find("")
+// A module fetched with go get has no guest until `ptc-run guest build`
+// puts it in the user cache; host.New then fails with ErrNotBuilt, whose
+// message names that command.
+func ExampleErrNotBuilt() {
+	ctx := context.Background()
+	h, err := host.New(ctx, host.Config{})
 	if errors.Is(err, quickjs.ErrNotBuilt) {
-		fmt.Println(err) // quickjs guest not built: run go run github.com/ptchost/ptc/cmd/ptc-run@v… guest build
+		fmt.Println(err) // host: quickjs guest not built: run go run github.com/ptchost/ptc/cmd/ptc-run@v… guest build
 		return
 	}
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("guest from %s, %d bytes\n", g.Source, len(g.Wasm))
+	defer h.Close(ctx)
+	fmt.Println(h.Run(ctx, host.Program{Source: `return 1 + 1`}).Text())
 }

@@ -4,74 +4,44 @@ import (
 	"embed"
 	"errors"
 	"io/fs"
-	"sync"
+
+	"github.com/ptchost/ptc/internal/modinfo"
 )
 
-// build holds the files of the build directory, not its subdirectories:
+// files holds the files of the build directory, not its subdirectories:
 // the guest, the Intl bundle and the README (which is committed, so the
 // pattern always matches); the QuickJS sources build.sh compiles in
-// build/src stay out of the binary.
+// build/src stay out of the binary. Beside them: the guest's own scripts
+// and the digests recorded beside the build scripts (sha256sum's format),
+// which `make guest-check` checks the build against.
 //
-//go:embed build/*.*
-var build embed.FS
+//go:embed build/*.* js/*.js ptc-quickjs.wasm.sha256 intl.js.sha256
+var files embed.FS
 
-//go:embed js/*.js
-var scripts embed.FS
+// Files returns the files this package was compiled with, read-only:
+//
+//   - ptc-quickjs.wasm.sha256 and intl.js.sha256, the recorded digests of
+//     the guest module and of its Intl bundle (sha256sum's format): only
+//     a guest with these digests runs;
+//   - js/bootstrap.js, js/inspect.js and js/web.js, the guest's own
+//     scripts, which the host compiles to bytecode and hands to the guest;
+//   - build/ptc-quickjs.wasm and build/intl.js, the guest and its Intl
+//     bundle, when `make guest` built them before this package was
+//     compiled (a clone); a copy of the module fetched by go get has
+//     none.
+//
+// Package host takes the guest from here, or from where host.Config and
+// the environment say.
+func Files() fs.FS { return files }
 
-// FileName is the name of the guest module inside the build directory.
-const FileName = "ptc-quickjs.wasm"
-
-// IntlFileName is the name of the Intl bundle inside the build directory:
-// the FormatJS polyfills and their locale data, which the guest loads from
-// the host on first use of Intl (see guest/quickjs/intl).
-const IntlFileName = "intl.js"
-
-// Wasm returns the guest module's bytes as [Find] locates them with no
-// configured path, or an error matching [ErrNotBuilt] when there is none.
-// The slice must not be modified.
-func Wasm() ([]byte, error) {
-	g, err := Find("")
-	if err != nil {
-		return nil, err
-	}
-	return g.Wasm, nil
-}
-
-// Intl returns the Intl bundle's bytes as [Find] locates them with no
-// configured path, or an error matching [ErrNotBuilt] when there is none.
-// The slice must not be modified.
-func Intl() ([]byte, error) {
-	g, err := Find("")
-	if err != nil {
-		return nil, err
-	}
-	return g.Intl()
-}
-
-// embedded returns the guest built into build/ when this package was
-// compiled, or ok false when it was not built.
-func embedded() (g *Guest, ok bool, err error) {
-	wasm, err := build.ReadFile("build/" + FileName)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	}
-	if err != nil {
-		return nil, false, err
-	}
-	if _, err := fs.Stat(build, "build/"+IntlFileName); errors.Is(err, fs.ErrNotExist) {
-		return nil, false, nil
-	} else if err != nil {
-		return nil, false, err
-	}
-	// The bundle (2.4 MB) is copied out of the binary only when a run
-	// first uses Intl.
-	intl := sync.OnceValues(func() ([]byte, error) { return build.ReadFile("build/" + IntlFileName) })
-	return &Guest{Wasm: wasm, intl: intl, Source: SourceEmbedded}, true, nil
-}
-
-// Script returns the source of one of the guest's own scripts in
-// guest/quickjs/js ("bootstrap", "inspect", "web"), which the host
-// compiles to bytecode and hands to the guest.
-func Script(name string) ([]byte, error) {
-	return scripts.ReadFile("js/" + name + ".js")
-}
+// ErrNotBuilt reports that no guest was found. Its message names the
+// command that builds one:
+//
+//	go run github.com/ptchost/ptc/cmd/ptc-run@VERSION guest build
+//
+// with the version of this module the running binary was built with (or
+// a `cd DIR && go run ./cmd/ptc-run guest build` when the module is
+// replaced by a directory). Errors that match it also say which guests
+// were ignored and why (a digest other than the recorded one, a missing
+// Intl bundle).
+var ErrNotBuilt = errors.New("quickjs guest not built: run " + modinfo.GuestBuildCommand())

@@ -14,6 +14,7 @@ import (
 	"github.com/ptchost/ptc/internal/abort"
 	"github.com/ptchost/ptc/internal/admit"
 	"github.com/ptchost/ptc/internal/content"
+	"github.com/ptchost/ptc/internal/runhook"
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/recording"
@@ -211,10 +212,11 @@ func Run(ctx context.Context, p Params) (*host.Outcome, error) {
 		Dispatcher: d,
 		Limits:     lim,
 	}
+	runCtx := ctx
 	if ss != nil {
-		ss.configure(&hp)
+		runCtx = runhook.With(ctx, ss.configure(&hp))
 	}
-	out := p.Host.Run(ctx, hp)
+	out := p.Host.Run(runCtx, hp)
 	rep.mu.Lock()
 	rep.run = out
 	rep.mu.Unlock()
@@ -282,10 +284,10 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 	serial := err == nil && inv.Mode() == registry.Serial
 	// A call waiting for its turn is not running: while every call the
 	// program waits for is either waiting for its turn or for an
-	// approver, its clock is paused (host.Hold).
+	// approver, its clock is paused (runhook.Hold).
 	release := func() {}
 	if d.holdQueued {
-		release = host.Hold(ctx)
+		release = runhook.Hold(ctx)
 	}
 	admitted := d.order.Enter(ctx, c.Seq, serial)
 	release()

@@ -4,6 +4,7 @@ import (
 	"context"
 	crand "crypto/rand"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -16,6 +17,7 @@ import (
 	"github.com/ptchost/ptc/internal/abort"
 	"github.com/ptchost/ptc/internal/admit"
 	"github.com/ptchost/ptc/internal/jsontext"
+	"github.com/ptchost/ptc/internal/runhook"
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/recording"
@@ -70,6 +72,9 @@ type session struct {
 	// within the run's time limit.
 	bound context.Context
 
+	// trace receives the run's trace when it keeps its recording.
+	trace *runhook.Trace
+
 	mu         sync.Mutex
 	divergence *recording.Divergence
 	suspended  *recording.PendingAsk
@@ -105,66 +110,71 @@ func (pl *Plan) records() bool {
 	return pl.Src != nil || pl.Record || pl.SuspendAsks
 }
 
-// configure sets up the host program: clock, random source, trace, and
-// the answers of a replay or resume.
-func (s *session) configure(p *host.Program) {
+// configure sets up the host program (clock, random source) and returns
+// the run's hooks: its trace, and the answers of a replay or resume.
+func (s *session) configure(p *host.Program) *runhook.Hooks {
 	pl := s.plan
+	hooks := &runhook.Hooks{}
 	p.Random = rand.NewChaCha8(s.seed)
-	p.Trace = pl.records()
+	if pl.records() {
+		s.trace = &runhook.Trace{}
+		hooks.Record = s.trace
+	}
 	if d := pl.Deterministic; d != nil {
 		p.Virtual, p.Start, p.CallTime = true, d.Start, d.CallTime
 	}
 	if src := pl.Src; src != nil {
 		p.Virtual = src.Virtual
 		p.Start = src.Start
-		p.Replay = &host.Trace{Start: src.Start, Reads: src.Reads, Waits: src.Waits}
+		hooks.Replay = &runhook.Trace{Start: src.Start, Reads: src.Reads, Waits: src.Waits}
 		// A replay of a run cut while it waited ends where it was cut.
-		p.Replay.Cut = !pl.Resume && (src.Kind == host.KindTimeout || src.Kind == host.KindAborted)
-		p.Answer = s
+		hooks.Replay.Cut = !pl.Resume && (src.Kind == host.KindTimeout || src.Kind == host.KindAborted)
+		hooks.Answer = s
 		p.Dispatcher = &heldBack{inner: p.Dispatcher, s: s}
 	}
+	return hooks
 }
 
-// Answer implements host.Answerer for a replay or a resume: each call must
-// be the recorded one; a completed recorded call is answered from the
+// Answer implements runhook.Answerer for a replay or a resume: each call
+// must be the recorded one; a completed recorded call is answered from the
 // recording, unless the replay calls its tool live or it is the call a
 // resume answers the ask of.
-func (s *session) Answer(c host.Call) (host.Reply, time.Duration, bool, error) {
+func (s *session) Answer(seq int, name string, args json.RawMessage) (runhook.Answer, bool, error) {
 	pl := s.plan
 	src := pl.Src
-	if c.Seq > len(src.Calls) {
+	if seq > len(src.Calls) {
 		if pl.Resume {
-			return host.Reply{}, 0, false, nil
+			return runhook.Answer{}, false, nil
 		}
 		if src.Kind == host.KindTimeout || src.Kind == host.KindAborted {
 			// The recorded run was cut before it made this call (a
 			// deadline can pass before the first wait): the replay ends
 			// here, as the recorded run did.
-			return host.Reply{}, 0, false, errors.New(abort.TraceEnd)
+			return runhook.Answer{}, false, errors.New(abort.TraceEnd)
 		}
-		return host.Reply{}, 0, false, s.diverge(&recording.Divergence{Call: c.Seq, Actual: &recording.CallDesc{Tool: c.Name, Arguments: c.Args},
+		return runhook.Answer{}, false, s.diverge(&recording.Divergence{Call: seq, Actual: &recording.CallDesc{Tool: name, Arguments: args},
 			Reason: "the program made a call the recording does not have"})
 	}
-	rc := src.Calls[c.Seq-1]
-	if rc.Tool != c.Name || !jsontext.Same(rc.Arguments, c.Args) {
-		return host.Reply{}, 0, false, s.diverge(&recording.Divergence{Call: c.Seq,
+	rc := src.Calls[seq-1]
+	if rc.Tool != name || !jsontext.Same(rc.Arguments, args) {
+		return runhook.Answer{}, false, s.diverge(&recording.Divergence{Call: seq,
 			Expected: &recording.CallDesc{Tool: rc.Tool, Arguments: rc.Arguments},
-			Actual:   &recording.CallDesc{Tool: c.Name, Arguments: c.Args},
+			Actual:   &recording.CallDesc{Tool: name, Arguments: args},
 			Reason:   "the program's call differs from the recorded one"})
 	}
-	if !rc.Done || pl.Live[rc.Tool] || (pl.Resume && c.Seq == pl.Pending) {
-		return host.Reply{}, 0, false, nil
+	if !rc.Done || pl.Live[rc.Tool] || (pl.Resume && seq == pl.Pending) {
+		return runhook.Answer{}, false, nil
 	}
-	sc := Call{N: c.Seq, Tool: c.Name, Arguments: c.Args, OK: rc.OK, content: rc.Content, context: rc.Context}
-	reply := host.Reply{Value: rc.Value}
+	sc := Call{N: seq, Tool: name, Arguments: args, OK: rc.OK, content: rc.Content, context: rc.Context}
+	a := runhook.Answer{Value: rc.Value, Took: time.Duration(rc.Took)}
 	if !rc.OK {
 		sc.Code = rc.Code
-		reply = host.Reply{Err: &host.CallError{Code: rc.Code, Message: rc.Message}}
+		a = runhook.Answer{Failed: true, Code: rc.Code, Message: rc.Message, Took: time.Duration(rc.Took)}
 	}
 	sc.value, sc.message, sc.info = rc.Value, rc.Message, rc.Info
 	s.rep.add(sc)
-	s.order.Skip(c.Seq)
-	return reply, time.Duration(rc.Took), true, nil
+	s.order.Skip(seq)
+	return a, true, nil
 }
 
 // diverge records the first divergence and returns the error that ends
@@ -203,7 +213,7 @@ func (h *heldBack) Dispatch(ctx context.Context, c host.Call) host.Reply {
 // resume answers its pending call's ask with the decision; with
 // SuspendAsks, any other ask suspends the run; otherwise the batch's
 // approver answers, and the time it takes does not count against the
-// program's time limit (host.Hold).
+// program's time limit (runhook.Hold).
 func (s *session) approver(batch pipeline.Approver) pipeline.Approver {
 	pl := s.plan
 	return func(ctx context.Context, inv *pipeline.Invocation, question string) (pipeline.Answer, error) {
@@ -219,14 +229,14 @@ func (s *session) approver(batch pipeline.Approver) pipeline.Approver {
 			}
 			s.mu.Unlock()
 			if first {
-				host.EndRun(ctx, suspendedPrefix+"waiting for approval of tools."+inv.Name())
+				runhook.EndRun(ctx, suspendedPrefix+"waiting for approval of tools."+inv.Name())
 			}
 			return pipeline.Answer{}, errSuspending
 		}
 		if batch == nil {
 			return pipeline.Answer{}, errNoApprover
 		}
-		release := host.Hold(ctx)
+		release := runhook.Hold(ctx)
 		defer release()
 		return batch(ctx, inv, question)
 	}
@@ -272,13 +282,13 @@ func (s *session) recording(out *host.Outcome) *recording.Recording {
 		Declarations: decls, DeclarationsSHA256: recording.DeclarationsDigest(decls), DeclarationBytes: s.sdk.Budget(),
 		Tools: tools, Limits: s.limits, Seed: s.seed, Kind: out.Kind,
 	}
-	if tr := out.Trace; tr != nil {
+	if tr := s.trace; tr != nil {
 		rec.Start, rec.Reads, rec.Waits = tr.Start, tr.Reads, tr.Waits
 	}
 	rec.Virtual = s.plan.Deterministic != nil || (s.plan.Src != nil && s.plan.Src.Virtual)
-	timing := map[int]host.CallTiming{}
-	if out.Trace != nil {
-		for _, c := range out.Trace.Calls {
+	timing := map[int]runhook.CallTiming{}
+	if s.trace != nil {
+		for _, c := range s.trace.Calls {
 			timing[c.Seq] = c
 		}
 	}

@@ -26,7 +26,7 @@ import (
 	"github.com/bytecodealliance/wasmtime-go/v33"
 
 	"github.com/ptchost/ptc/bench"
-	"github.com/ptchost/ptc/guest/quickjs"
+	"github.com/ptchost/ptc/internal/guestfile"
 )
 
 // epochTick is how often the engine's epoch advances; a store's deadline
@@ -60,13 +60,13 @@ var scriptNames = []string{"bootstrap", "inspect", "web"}
 // Guest outcome kinds (glue.c).
 const guestOK = 0
 
-// New compiles the guest found as package host finds it (quickjs.Find).
+// New compiles the guest found as package host finds it (guestfile.Find).
 // When cacheFile is not empty, the compiled module is read from it if it
 // exists and written to it otherwise (wasmtime's serialised module: the
 // analogue of wazero's compilation cache). gate serves tools.wait; it may
 // be nil.
 func New(ctx context.Context, cacheFile string, gate *bench.Gate) (*Sandbox, error) {
-	g, err := quickjs.Find("")
+	g, err := guestfile.Find("")
 	if err != nil {
 		return nil, fmt.Errorf("wasmtimeguest: %w", err)
 	}
@@ -230,7 +230,7 @@ func (s *Sandbox) compileScripts(ctx context.Context) error {
 		return fmt.Errorf("wasmtimeguest: %w", err)
 	}
 	for i, name := range scriptNames {
-		src, err := quickjs.Script(name)
+		src, err := guestfile.Script(name)
 		if err != nil {
 			return fmt.Errorf("wasmtimeguest: script %s: %w", name, err)
 		}

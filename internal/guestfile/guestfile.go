@@ -1,20 +1,25 @@
-package quickjs
+// Package guestfile locates the QuickJS guest that package host runs: the
+// one embedded in package quickjs (quickjs.Files), a path or $PTC_GUEST,
+// or the user cache, where `ptc-run guest build` installs it; and it
+// names the files and digests that build and check it. The host, ptc-run
+// and the benchmarks share it; the guest a user chooses is chosen through
+// host.Config and the environment.
+package guestfile
 
 import (
 	"crypto/sha256"
-	_ "embed"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
-)
+	"sync"
 
-// ModulePath is the path of the module this package belongs to.
-const ModulePath = "github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/guest/quickjs"
+	"github.com/ptchost/ptc/internal/modinfo"
+)
 
 // Environment variables the locator reads.
 const (
@@ -28,33 +33,37 @@ const (
 // SourceEmbedded is [Guest.Source] for the guest embedded in the binary.
 const SourceEmbedded = "embedded"
 
-// The digests recorded beside the build scripts (sha256sum's format), which
-// `make guest-check` checks the build against.
-var (
-	//go:embed ptc-quickjs.wasm.sha256
-	wasmSum string
-	//go:embed intl.js.sha256
-	intlSum string
-)
+// FileName is the name of the guest module inside the build directory.
+const FileName = "ptc-quickjs.wasm"
+
+// IntlFileName is the name of the Intl bundle inside the build directory:
+// the FormatJS polyfills and their locale data, which the guest loads from
+// the host on first use of Intl (see guest/quickjs/intl).
+const IntlFileName = "intl.js"
 
 // WasmDigest returns the recorded sha256 of the guest module, in hex.
-func WasmDigest() string { return firstField(wasmSum) }
+func WasmDigest() string { return recorded(quickjs.Files(), FileName) }
 
 // IntlDigest returns the recorded sha256 of the Intl bundle, in hex.
-func IntlDigest() string { return firstField(intlSum) }
+func IntlDigest() string { return recorded(quickjs.Files(), IntlFileName) }
 
-func firstField(s string) string {
-	f := strings.Fields(s)
+// recorded returns the digest recorded for the build output name in
+// fsys's name.sha256, or "" when there is none.
+func recorded(fsys fs.FS, name string) string {
+	b, err := fs.ReadFile(fsys, name+".sha256")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
 	if len(f) == 0 {
 		return ""
 	}
 	return f[0]
 }
 
-// ErrNotBuilt reports that no guest was found. Its message names the
-// command that builds one ([BuildCommand]); errors from [Find] that match
-// it also say which guests were ignored and why.
-var ErrNotBuilt = errors.New("quickjs guest not built: run " + BuildCommand())
+// BuildCommand returns the command that builds the guest for this version
+// of the module into [CacheGuestDir], which quickjs.ErrNotBuilt names.
+func BuildCommand() string { return modinfo.GuestBuildCommand() }
 
 // Guest is a located guest: the module and the Intl bundle it loads.
 type Guest struct {
@@ -72,7 +81,7 @@ type Guest struct {
 // not be modified. A Guest that [Find] or [Load] did not return has none.
 func (g *Guest) Intl() ([]byte, error) {
 	if g.intl == nil {
-		return nil, errors.New("quickjs: this Guest has no Intl bundle: Find or Load returns one that has")
+		return nil, errors.New("guestfile: this Guest has no Intl bundle: Find or Load returns one that has")
 	}
 	return g.intl()
 }
@@ -114,8 +123,8 @@ func CacheNames() (wasm, intl string) {
 //
 //  1. path, when not empty (host.Config.GuestPath);
 //  2. $PTC_GUEST, when set;
-//  3. the guest embedded when this package was compiled (`make guest` in a
-//     clone), taken as built;
+//  3. the guest embedded when package quickjs was compiled (`make guest`
+//     in a clone), taken as built;
 //  4. [CacheGuestDir], where `ptc-run guest build` installs it.
 //
 // A path (1, 2) is a .wasm file, with the Intl bundle beside it named by
@@ -125,11 +134,14 @@ func CacheNames() (wasm, intl string) {
 // a file whose sha256 differs from the recorded one ([WasmDigest],
 // [IntlDigest]) is ignored: only the bytes this version of the module
 // was built and tested with run. When nothing is found, the error matches
-// [ErrNotBuilt] and says what was ignored.
-func Find(path string) (*Guest, error) {
+// quickjs.ErrNotBuilt and says what was ignored.
+func Find(path string) (*Guest, error) { return find(quickjs.Files(), path) }
+
+// find is Find with the embedded files taken from fsys.
+func find(fsys fs.FS, path string) (*Guest, error) {
 	var ignored []string
 	try := func(p string) (*Guest, error) {
-		g, err := Load(p)
+		g, err := load(fsys, p)
 		if err == nil {
 			return g, nil
 		}
@@ -148,10 +160,8 @@ func Find(path string) (*Guest, error) {
 			return g, err
 		}
 	}
-	if useEmbedded {
-		if g, ok, err := embedded(); ok || err != nil {
-			return g, err
-		}
+	if g, ok, err := embedded(fsys); ok || err != nil {
+		return g, err
 	}
 	if d := CacheGuestDir(); d != "" {
 		if _, err := os.Stat(d); err == nil {
@@ -161,26 +171,27 @@ func Find(path string) (*Guest, error) {
 		}
 	}
 	if len(ignored) == 0 {
-		return nil, ErrNotBuilt
+		return nil, quickjs.ErrNotBuilt
 	}
-	return nil, fmt.Errorf("%w (ignored: %s)", ErrNotBuilt, strings.Join(ignored, "; "))
+	return nil, fmt.Errorf("%w (ignored: %s)", quickjs.ErrNotBuilt, strings.Join(ignored, "; "))
 }
-
-// useEmbedded is false in tests of a module copy without a build.
-var useEmbedded = true
 
 // ignoredError is a guest that was found but not taken.
 type ignoredError struct{ msg string }
 
 func (e *ignoredError) Error() string { return e.msg }
 
-func (e *ignoredError) Is(target error) bool { return target == ErrNotBuilt }
+func (e *ignoredError) Is(target error) bool { return target == quickjs.ErrNotBuilt }
 
 // Load reads the guest at path only (a .wasm file or a directory, as
 // [Find] describes) and checks it against the recorded digests. An error
-// matching [ErrNotBuilt] says that path holds no usable guest, and why.
-func Load(path string) (*Guest, error) {
-	wasmName, intlName := CacheNames()
+// matching quickjs.ErrNotBuilt says that path holds no usable guest, and
+// why.
+func Load(path string) (*Guest, error) { return load(quickjs.Files(), path) }
+
+// load is Load with the recorded digests taken from fsys.
+func load(fsys fs.FS, path string) (*Guest, error) {
+	wasmDigest, intlDigest := recorded(fsys, FileName), recorded(fsys, IntlFileName)
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, &ignoredError{fmt.Sprintf("%s: %v", path, errors.Unwrap(err))}
@@ -188,13 +199,13 @@ func Load(path string) (*Guest, error) {
 	wasmPath, dir := path, filepath.Dir(path)
 	if st.IsDir() {
 		dir = path
-		wasmPath = pick(dir, wasmName, FileName)
+		wasmPath = pick(dir, wasmDigest+".wasm", FileName)
 	}
-	wasm, err := readChecked(wasmPath, WasmDigest())
+	wasm, err := readChecked(wasmPath, wasmDigest)
 	if err != nil {
 		return nil, err
 	}
-	intl, err := readChecked(pick(dir, intlName, IntlFileName), IntlDigest())
+	intl, err := readChecked(pick(dir, intlDigest+".js", IntlFileName), intlDigest)
 	if err != nil {
 		return nil, err
 	}
@@ -220,8 +231,7 @@ func readChecked(path, want string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("quickjs: read guest: %w", err)
 	}
-	sum := sha256.Sum256(b)
-	if got := hex.EncodeToString(sum[:]); got != want {
+	if got := Digest(b); got != want {
 		return nil, &ignoredError{fmt.Sprintf("%s: sha256 %s, recorded %s", path, got, want)}
 	}
 	return b, nil
@@ -233,48 +243,30 @@ func Digest(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// BuildCommand returns the command that builds the guest for this version
-// of the module into [CacheGuestDir]:
-//
-//	go run github.com/ptchost/ptc/cmd/ptc-run@VERSION guest build
-//
-// with the version of the module the running binary was built with
-// (runtime/debug.ReadBuildInfo), or @latest when it is not known. When
-// the module is replaced by a directory, the command runs ptc-run from
-// that directory.
-func BuildCommand() string {
-	v, dir := moduleVersion()
-	if dir != "" {
-		return fmt.Sprintf("cd %s && go run ./cmd/ptc-run guest build", dir)
+// embedded returns the guest built into fsys's build directory when
+// package quickjs was compiled, or ok false when it was not built.
+func embedded(fsys fs.FS) (g *Guest, ok bool, err error) {
+	wasm, err := fs.ReadFile(fsys, "build/"+FileName)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
 	}
-	return fmt.Sprintf("go run %s/cmd/ptc-run@%s guest build", ModulePath, v)
+	if err != nil {
+		return nil, false, err
+	}
+	if _, err := fs.Stat(fsys, "build/"+IntlFileName); errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	} else if err != nil {
+		return nil, false, err
+	}
+	// The bundle (2.4 MB) is copied out of the binary only when a run
+	// first uses Intl.
+	intl := sync.OnceValues(func() ([]byte, error) { return fs.ReadFile(fsys, "build/"+IntlFileName) })
+	return &Guest{Wasm: wasm, intl: intl, Source: SourceEmbedded}, true, nil
 }
 
-// moduleVersion returns the version of this module in the running binary
-// ("latest" when unknown), or the directory that replaces it.
-func moduleVersion() (version, dir string) {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "latest", ""
-	}
-	m := &bi.Main
-	if m.Path != ModulePath {
-		m = nil
-		for _, d := range bi.Deps {
-			if d.Path == ModulePath {
-				m = d
-				break
-			}
-		}
-	}
-	if m == nil {
-		return "latest", ""
-	}
-	if r := m.Replace; r != nil && (r.Version == "" || r.Version == "(devel)") {
-		return "", r.Path // a directory
-	}
-	if m.Version == "" || m.Version == "(devel)" || strings.HasSuffix(m.Version, "+dirty") {
-		return "latest", ""
-	}
-	return m.Version, ""
+// Script returns the source of one of the guest's own scripts in
+// guest/quickjs/js ("bootstrap", "inspect", "web"), which the host
+// compiles to bytecode and hands to the guest.
+func Script(name string) ([]byte, error) {
+	return fs.ReadFile(quickjs.Files(), "js/"+name+".js")
 }

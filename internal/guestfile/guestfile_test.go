@@ -1,17 +1,21 @@
-package quickjs
+package guestfile
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
+
+	"github.com/ptchost/ptc/guest/quickjs"
 )
 
 // built returns the guest built by make guest, or skips.
 func built(t *testing.T) *Guest {
 	t.Helper()
-	g, ok, err := embedded()
+	g, ok, err := embedded(quickjs.Files())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -21,13 +25,22 @@ func built(t *testing.T) *Guest {
 	return g
 }
 
-// noEmbedded makes Find behave as in a module copy without a build, with
-// an empty cache and no PTC_GUEST.
-func noEmbedded(t *testing.T) {
-	useEmbedded = false
-	t.Cleanup(func() { useEmbedded = true })
+// noEmbedded returns the files of package quickjs as a module copy
+// without a build has them (the recorded digests, no build output), and
+// sets an empty cache and no PTC_GUEST.
+func noEmbedded(t *testing.T) fs.FS {
+	t.Helper()
 	t.Setenv(EnvCacheDir, t.TempDir())
 	t.Setenv(EnvGuest, "")
+	files := fstest.MapFS{}
+	for _, name := range []string{FileName + ".sha256", IntlFileName + ".sha256"} {
+		b, err := fs.ReadFile(quickjs.Files(), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = &fstest.MapFile{Data: b}
+	}
+	return files
 }
 
 func write(t *testing.T, dir, name string, b []byte) string {
@@ -111,12 +124,12 @@ func TestFind(t *testing.T) {
 		}, []string{wasmName + ": sha256 "}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			noEmbedded(t)
+			fsys := noEmbedded(t)
 			dir := t.TempDir()
 			path, source := c.setup(t, dir)
-			got, err := Find(path)
+			got, err := find(fsys, path)
 			if source == "" {
-				if !errors.Is(err, ErrNotBuilt) {
+				if !errors.Is(err, quickjs.ErrNotBuilt) {
 					t.Fatalf("Find(%q) = %v, %v; want ErrNotBuilt", path, got, err)
 				}
 				for _, s := range c.errHas {
@@ -156,10 +169,21 @@ func TestDigests(t *testing.T) {
 	}
 }
 
-func TestBuildCommand(t *testing.T) {
+func TestErrNotBuilt(t *testing.T) {
 	// A test binary's main module is this one, at version (devel).
+	if got, want := quickjs.ErrNotBuilt.Error(), "quickjs guest not built: run go run github.com/ptchost/ptc/cmd/ptc-run@latest guest build"; got != want {
+		t.Errorf("ErrNotBuilt = %q, want %q", got, want)
+	}
 	if got, want := BuildCommand(), "go run github.com/ptchost/ptc/cmd/ptc-run@latest guest build"; got != want {
 		t.Errorf("BuildCommand() = %q, want %q", got, want)
+	}
+}
+
+func TestScript(t *testing.T) {
+	for _, name := range []string{"bootstrap", "inspect", "web"} {
+		if b, err := Script(name); err != nil || len(b) == 0 {
+			t.Errorf("Script(%q) = %d bytes, %v", name, len(b), err)
+		}
 	}
 }
 
