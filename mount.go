@@ -35,7 +35,7 @@ type NativeExecutor struct {
 // NewNativeExecutor returns a native executor over pipe.
 func NewNativeExecutor(pipe *pipeline.Pipeline) (*NativeExecutor, error) {
 	if pipe == nil {
-		return nil, ErrNoPipeline
+		return nil, errNoPipeline
 	}
 	return &NativeExecutor{pipe: pipe}, nil
 }

@@ -36,7 +36,7 @@ func TestNativeExecutor(t *testing.T) {
 	require.NoError(t, rs[0].Err())
 	require.ErrorIs(t, rs[1].Err(), registry.ErrUnknownTool)
 	_, err = ptc.NewNativeExecutor(nil)
-	require.ErrorIs(t, err, ptc.ErrNoPipeline)
+	require.ErrorContains(t, err, "no pipeline")
 }
 
 // slowExecutor answers every call after a delay, with its own name.

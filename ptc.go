@@ -21,8 +21,9 @@ import (
 // ToolName is the name of the one tool the executor exposes.
 const ToolName = "run_code"
 
-// ErrNoPipeline is returned by New when Config.Pipeline is nil.
-var ErrNoPipeline = errors.New("ptc: no pipeline")
+// errNoPipeline is returned by New and NewNativeExecutor when given no
+// pipeline: a programmer's error no caller branches on.
+var errNoPipeline = errors.New("ptc: no pipeline (Config.Pipeline is required)")
 
 // ErrShutdown is the cause to cancel a batch's context with when the
 // service running it shuts down: its runs end "Error: code run failed
@@ -110,7 +111,7 @@ type Executor struct {
 // New returns an executor over cfg.Pipeline.
 func New(ctx context.Context, cfg Config) (*Executor, error) {
 	if cfg.Pipeline == nil {
-		return nil, ErrNoPipeline
+		return nil, errNoPipeline
 	}
 	if err := cfg.Limits.Validate(); err != nil {
 		return nil, fmt.Errorf("ptc: %w", err)

@@ -620,7 +620,7 @@ func TestRecording_errorInfo(t *testing.T) {
 	info := pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"}
 	f.pipe.OnPreExecute(func(_ context.Context, inv *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
 		if strings.Contains(string(inv.Arguments()), "Oslo") {
-			return pipeline.DenyWithInfo("Oslo is off limits", info)
+			return pipeline.Decision{Verdict: pipeline.VerdictDeny, Reason: "Oslo is off limits", Info: &info}
 		}
 		return d
 	})

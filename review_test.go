@@ -130,7 +130,7 @@ func TestNew_badLimits(t *testing.T) {
 		require.Error(t, err, "%+v", lim)
 	}
 	_, err = ptc.New(context.Background(), ptc.Config{})
-	require.ErrorIs(t, err, ptc.ErrNoPipeline)
+	require.ErrorContains(t, err, "no pipeline")
 }
 
 func TestExecute_longToolName(t *testing.T) {

@@ -332,7 +332,7 @@ func TestSlogResult_errorInfo(t *testing.T) {
 	}}))
 	p := newPipeline(t, pipeline.Config{}, echo("t"))
 	p.OnPreExecute(func(context.Context, *pipeline.Invocation, pipeline.Decision) pipeline.Decision {
-		return pipeline.DenyWithInfo("nope", pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"})
+		return pipeline.Decision{Verdict: pipeline.VerdictDeny, Reason: "nope", Info: &pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"}}
 	})
 	p.OnResult(pipeline.SlogResult(l))
 	o := p.Call(bg, call("t", `{}`), pipeline.Env{})

@@ -172,7 +172,7 @@ func TestPipeline_OnPreExecute_deny(t *testing.T) {
 		return nil, nil
 	}))
 	p.OnPreExecute(func(_ context.Context, inv *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
-		return pipeline.DenyWithInfo("writes are disabled", pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"})
+		return pipeline.Decision{Verdict: pipeline.VerdictDeny, Reason: "writes are disabled", Info: &pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"}}
 	})
 	o := p.Call(bg, call("t", `{}`), pipeline.Env{})
 	assert.False(t, ran)

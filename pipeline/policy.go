@@ -27,7 +27,8 @@ type Decision struct {
 	// Reason is the model-facing reason of a denial, or the question put to
 	// the approver for an ask.
 	Reason string
-	// Info is structured detail of a denial; it never reaches the content.
+	// Info is structured detail of a denial for durable projections (set it
+	// on a [Deny] decision); it never reaches the content.
 	Info *ErrorInfo
 }
 
@@ -36,12 +37,6 @@ func Allow() Decision { return Decision{} }
 
 // Deny returns a denial with a model-facing reason.
 func Deny(reason string) Decision { return Decision{Verdict: VerdictDeny, Reason: reason} }
-
-// DenyWithInfo returns a denial with a model-facing reason and structured
-// detail for durable projections.
-func DenyWithInfo(reason string, info ErrorInfo) Decision {
-	return Decision{Verdict: VerdictDeny, Reason: reason, Info: &info}
-}
 
 // Ask returns the decision that asks the approver question.
 func Ask(question string) Decision { return Decision{Verdict: VerdictAsk, Reason: question} }

@@ -29,7 +29,7 @@ func TestWriteJSON_errorInfo(t *testing.T) {
 	require.NoError(t, err)
 	pipe.OnPreExecute(func(_ context.Context, inv *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
 		if inv.Name() == "denied" {
-			return pipeline.DenyWithInfo("not now", pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"})
+			return pipeline.Decision{Verdict: pipeline.VerdictDeny, Reason: "not now", Info: &pipeline.ErrorInfo{Name: "PolicyDenied", Code: "P1", UserReason: "ask an admin"}}
 		}
 		return d
 	})
