@@ -21,11 +21,6 @@ type ToolExecutor interface {
 	Execute(ctx context.Context, b pipeline.Batch) []*Result
 }
 
-var (
-	_ ToolExecutor = (*Executor)(nil)
-	_ ToolExecutor = (*NativeExecutor)(nil)
-)
-
 // NativeExecutor lets the model call the tools directly: it describes the
 // visible tools' own schemas and runs each batch through the pipeline.
 type NativeExecutor struct {

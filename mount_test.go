@@ -16,6 +16,12 @@ import (
 	"github.com/ptchost/ptc/registry"
 )
 
+// Both executors are ToolExecutors.
+var (
+	_ ptc.ToolExecutor = (*ptc.Executor)(nil)
+	_ ptc.ToolExecutor = (*ptc.NativeExecutor)(nil)
+)
+
 func TestNativeExecutor(t *testing.T) {
 	h := newFixture(t, host.Limits{}, weatherTool())
 	n, err := ptc.NewNativeExecutor(h.pipe)

@@ -45,7 +45,8 @@ type Limits struct {
 	SourceBytes int
 	// StackBytes bounds the JS stack; it must be below 1 MiB (the wasm stack).
 	StackBytes int
-	// OutputBytes bounds the captured output (lines plus newlines).
+	// OutputBytes bounds the captured output (lines plus newlines); output
+	// cut at the bound ends with the line "[output truncated]".
 	OutputBytes int
 	// Subcalls bounds the number of subcalls the program may start.
 	Subcalls int
