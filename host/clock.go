@@ -1,6 +1,7 @@
 package host
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -151,10 +152,12 @@ func (p *pauser) paused(now time.Time) time.Duration {
 	return d
 }
 
-// callState is the host's side of a dispatched subcall (runhook.Subcall):
-// it lets runhook.Hold and runhook.EndRun find the call and its run, and
+// callState is the host's side of a dispatched subcall (runhook.Subcall)
+// and the context its Dispatch receives (the call's context, embedded): it
+// lets runhook.Hold and runhook.EndRun find the call and its run, and
 // records how long the call was held.
 type callState struct {
+	context.Context
 	r *run
 
 	mu     sync.Mutex
@@ -163,6 +166,9 @@ type callState struct {
 	held   time.Duration
 	closed bool // Dispatch returned: later holds and releases do nothing
 }
+
+// Value implements context.Context (runhook.SubcallValue).
+func (c *callState) Value(key any) any { return runhook.SubcallValue(c, c.Context, key) }
 
 // close ends the call's holds when its Dispatch returned: a hold never
 // released must not pause the run's clock for the calls after it.

@@ -315,7 +315,7 @@ func (r *run) launchDeferred() {
 		}()
 		return
 	}
-	cs := &callState{r: r}
+	cs := &callState{Context: d.ctx, r: r}
 	if r.timed {
 		r.flying[d.id] = flight{seq: d.call.Seq, at: d.at, started: d.started, cs: cs}
 	}
@@ -340,11 +340,11 @@ func (r *run) dispatchInline(ctx context.Context) (completion, bool) {
 		r.stop(stopFromContext(ctx))
 		return c, false
 	}
-	cs := &callState{r: r}
+	cs := &callState{Context: d.ctx, r: r}
 	r.sem <- struct{}{} // free: no other call is outstanding
 	r.pause.wait(true)  // the guest waits for this call
 	r.pause.add(1, 0)
-	reply, ok := r.safeDispatch(runhook.WithSubcall(d.ctx, cs), d.call)
+	reply, ok := r.safeDispatch(cs, d.call)
 	cs.close()
 	r.pause.add(-1, 0)
 	r.pause.wait(false)
@@ -394,7 +394,7 @@ func (r *run) dispatch(cs *callState, d *deferredCall) {
 		}
 	}
 	r.pause.add(1, 0)
-	reply, ok := r.safeDispatch(runhook.WithSubcall(ctx, cs), d.call)
+	reply, ok := r.safeDispatch(cs, d.call)
 	cs.close()
 	r.pause.add(-1, 0)
 	if !ok {

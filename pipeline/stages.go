@@ -352,7 +352,7 @@ func (p *Pipeline) body(ctx, bctx context.Context, inv *Invocation) (any, error)
 		return nil, context.Cause(bctx)
 	}
 	inv.active.Store(true)
-	return inv.call.Execute(bctx, &registry.Exec{CallID: inv.token, Agent: inv.env.Agent})
+	return inv.call.Execute(bctx, registry.Exec{CallID: inv.token, Agent: inv.env.Agent})
 }
 
 // classify turns the dispatch result into a value or the call's failure.

@@ -157,11 +157,7 @@ func (c *call) Mode() Mode {
 // Execute runs the tool body with ctx and returns its canonical value. A
 // panic in the body is recovered and returned as an error. Timeouts are not
 // enforced here.
-func (c *call) Execute(ctx context.Context, exec *Exec) (v any, err error) {
-	var e Exec
-	if exec != nil {
-		e = *exec
-	}
+func (c *call) Execute(ctx context.Context, e Exec) (v any, err error) {
 	if e.Arguments == nil {
 		e.Arguments = c.Arguments()
 	}

@@ -716,7 +716,7 @@ func TestRegistry_Executable_Seam(t *testing.T) {
 	assert.True(t, x.HasPresentation())
 	c, err := x.Prepare(json.RawMessage(`{}`))
 	require.NoError(t, err)
-	v, err := c.Execute(context.Background(), nil)
+	v, err := c.Execute(context.Background(), registry.Exec{})
 	require.NoError(t, err)
 	assert.Equal(t, "hi", v)
 	assert.NoError(t, x.ValidateOutput(v))

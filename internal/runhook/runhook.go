@@ -5,8 +5,9 @@
 // holding the call for a person and ending the run.
 //
 // host.Host.Run finds a run's [Hooks] in its context ([With]); [Hold] and
-// [EndRun] find the subcall in the context Dispatch received, which no
-// longer carries the run's hooks (a run a subcall starts has its own).
+// [EndRun] find the subcall in the context Dispatch received
+// ([SubcallValue]), which no longer carries the run's hooks (a run a
+// subcall starts has its own).
 package runhook
 
 import (
@@ -118,27 +119,19 @@ type Subcall interface {
 
 type subcallKey struct{}
 
-// subcallContext is a subcall's context: its run's context, carrying the
-// subcall and not the run's hooks.
-type subcallContext struct {
-	context.Context
-	c Subcall
-}
-
-func (s subcallContext) Value(key any) any {
+// SubcallValue is the Value method of the context a subcall's Dispatch
+// receives, for a host type that embeds the run's context (parent) and
+// stands for subcall c: the context carries c for Hold and EndRun and not
+// the run's hooks (a run the subcall starts has its own). Embedding saves
+// the allocation a wrapping context would cost on every subcall.
+func SubcallValue(c Subcall, parent context.Context, key any) any {
 	switch key {
 	case subcallKey{}:
-		return s.c
+		return c
 	case hooksKey{}:
 		return nil
 	}
-	return s.Context.Value(key)
-}
-
-// WithSubcall returns the context the host gives c's Dispatch: ctx,
-// carrying c for Hold and EndRun, without the run's hooks.
-func WithSubcall(ctx context.Context, c Subcall) context.Context {
-	return subcallContext{ctx, c}
+	return parent.Value(key)
 }
 
 // Hold marks the subcall whose Dispatch received ctx as waiting for a

@@ -70,7 +70,7 @@ type Call[P, E, M any] interface {
 	// A panic in the body is recovered and returned as an error. Timeouts
 	// are not enforced here. When exec has no Arguments, the body receives
 	// a copy of the call's own.
-	Execute(ctx context.Context, exec *E) (any, error)
+	Execute(ctx context.Context, exec E) (any, error)
 	// Render turns a canonical value into content with the tool's output
 	// declaration.
 	Render(value any) ([]P, error)
