@@ -28,7 +28,11 @@ type timeline struct {
 	trace  *runhook.Trace // the trace being recorded, if any
 	tape   *runhook.Trace // the trace being followed, if any
 	taping bool
-	ri, wi int
+	// keepBase, for a live run coming back from parking, keeps the live
+	// clock where it was when the trace ends: real time since the run
+	// started, not since the trace ended.
+	keepBase bool
+	ri, wi   int
 }
 
 // newTimeline makes the clock of a run of p with hooks (nil for none).
@@ -80,7 +84,9 @@ func (t *timeline) read() int64 {
 // from the last reading.
 func (t *timeline) leaveTape() {
 	t.taping = false
-	t.off, t.base = t.v, time.Now()
+	if !t.keepBase {
+		t.off, t.base = t.v, time.Now()
+	}
 }
 
 // walltime and nanotime are the guest's clocks (WASI clock_time_get).

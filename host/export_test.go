@@ -6,6 +6,9 @@ import (
 	"sync"
 )
 
+// Parked is the number of times runs parked.
+func (h *Host) Parked() int64 { return h.parked.Load() }
+
 // Recycled is the number of runs that got an instance an earlier run left.
 func (h *Host) Recycled() int64 { return h.recycled.Load() }
 

@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	crand "crypto/rand"
 	"crypto/sha256"
@@ -63,6 +64,17 @@ type Config struct {
 	// instance at a fraction of the cost (RATIONALE.md, "Why recycle
 	// instances?").
 	FreshInstances bool
+	// ParkAfter is how long a run waits for its subcalls with nothing else
+	// to do (no timer pending) before it parks: it gives up its guest
+	// instance, and when a result comes back it runs again from the start
+	// in a new one, repeating byte for byte what it did by following its
+	// own trace, results and random stream, then goes on. A parked run
+	// holds tens of KiB instead of its instance's hundreds. A run that has
+	// computed for a while waits longer first (20 times its computing
+	// time), so that coming back stays cheap beside the wait. Zero means
+	// 100 ms; negative, never. Runs on a virtual clock, or recorded or
+	// replayed by the executor, never park.
+	ParkAfter time.Duration
 }
 
 // Host compiles the guest once and runs programs in fresh instances of it.
@@ -90,6 +102,11 @@ type Host struct {
 	// got an instance an earlier run left.
 	noRecycle bool
 	recycled  atomic.Int64
+	parked    atomic.Int64 // times runs parked
+	// parkAfter is Config.ParkAfter with its default; 0 never parks.
+	// toolTimes tells parkable runs which calls to expect to be slow.
+	parkAfter time.Duration
+	toolTimes toolTimes
 	// checkReset, set by tests only, sees every instance reset for reuse.
 	checkReset func(mem, img []byte)
 	// fresh is the memory of a new instance, which images are diffed against.
@@ -137,7 +154,8 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		rc = rc.WithCompilationCache(c)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
-	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances, artifacts: artifacts{dir: cfg.CompilationCacheDir}}
+	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances, artifacts: artifacts{dir: cfg.CompilationCacheDir},
+		parkAfter: max(cmp.Or(cfg.ParkAfter, defaultParkAfter), 0)}
 	if cfg.CompilationCacheDir != "" {
 		h.guestSum = sha256.Sum256(wasm) // names the artifacts; none without a cache
 		h.exeID = executableID()
@@ -499,6 +517,12 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	random := p.Random
 	if random == nil {
 		random = crand.Reader
+		if r.park.on = h.parkAfter > 0 && img != nil && !r.timed; r.park.on {
+			r.park.after, r.park.tools = h.parkAfter, &h.toolTimes
+			r.park.trace.Start = r.clk.start
+			r.clk.trace = &r.park.trace
+			random = &r.park.rand
+		}
 	}
 	limit := pageLimitBytes(lim.MemoryBytes)
 	alloc := newAllocator(limit)
@@ -508,51 +532,27 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		r.fillFrom(out)
 		return finish()
 	}
-	// An instance of the image that an earlier run left clean (see
-	// instance), or a new one.
-	var inst *instance
-	if img != nil && !h.noRecycle {
-		if inst = img.pool.take(limit); inst != nil {
-			h.recycled.Add(1)
-		}
+	inst, err := h.instance(callCtx, r, img, limit, mc, random)
+	if err != nil {
+		r.startFailed(runCtx, err)
+		r.fillFrom(out)
+		return finish()
 	}
-	if inst == nil {
-		inst = &instance{img: img, limit: limit}
-		mc = mc.WithWalltime(inst.walltime, 1).WithNanotime(inst.nanotime, 1).WithRandSource(inst)
-		inst.bind(r, random)
-		mod, err := h.instantiate(callCtx, mc)
-		if err != nil {
-			if runCtx.Err() != nil {
-				r.stop(stopFromContext(runCtx))
-			}
-			r.callFailed(err)
-			r.fillFrom(out)
-			return finish()
-		}
-		inst.guest = newGuest(mod)
-		if img != nil {
-			if err := restore(mod, img); err != nil {
-				_ = mod.Close(context.Background())
-				r.fault(KindMemory, "start the guest: "+err.Error())
-				r.fillFrom(out)
-				return finish()
-			}
-		}
-	}
-	inst.bind(r, random)
-	mod := inst.mod
 	clean := false
 	defer func() {
-		if img == nil || h.noRecycle {
-			_ = mod.Close(context.Background())
-			return
+		switch {
+		case inst == nil:
+		case img == nil || h.noRecycle:
+			_ = inst.mod.Close(context.Background())
+		default:
+			img.pool.give(inst, clean && h.life.Err() == nil, h.checkReset)
 		}
-		img.pool.give(inst, clean && h.life.Err() == nil, h.checkReset)
 	}()
 	defer func() {
-		if m := inst.mem; m != nil {
-			out.MemoryBytes = uint64(m.Size())
+		if inst != nil && inst.mem != nil {
+			out.MemoryBytes = max(out.MemoryBytes, uint64(inst.mem.Size()))
 		}
+		out.Parks = r.park.parks
 	}()
 
 	if p.Prelude != "" && img == nil {
@@ -568,7 +568,29 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 			return finish()
 		}
 	}
-	err := r.exec(callCtx, inst.guest, p.Source)
+	r.park.from = time.Now()
+	err = r.exec(callCtx, inst.guest, p.Source)
+	for errors.Is(err, errParked) {
+		h.parked.Add(1)
+		r.park.parks++
+		// The run parks (park.go): its instance goes, and it comes back
+		// in a new one when a result does.
+		if inst.mem != nil {
+			out.MemoryBytes = max(out.MemoryBytes, uint64(inst.mem.Size()))
+		}
+		_ = inst.mod.Close(context.Background())
+		inst, err = nil, nil
+		if !r.parkedWait(runCtx) {
+			break
+		}
+		r.rewind()
+		if inst, err = h.instance(callCtx, r, img, limit, mc, random); err != nil {
+			r.startFailed(runCtx, err)
+			err = nil
+			break
+		}
+		err = r.resume(callCtx, inst.guest)
+	}
 	if runCtx.Err() != nil {
 		// The watcher runs on its own goroutine; record the reason now so
 		// the outcome never depends on who won that race.
@@ -580,6 +602,50 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	clean = err == nil && r.reusable()
 	r.fillFrom(out)
 	return finish()
+}
+
+// errRestore is a failure to start an instance from its image.
+var errRestore = errors.New("start the guest")
+
+// instance returns an instance of img (nil: the guest as compiled) bound
+// to r: one an earlier run left clean (see pool), or a new one.
+func (h *Host) instance(ctx context.Context, r *run, img *image, limit uint64, mc wazero.ModuleConfig, random io.Reader) (*instance, error) {
+	var inst *instance
+	if img != nil && !h.noRecycle {
+		if inst = img.pool.take(limit); inst != nil {
+			h.recycled.Add(1)
+		}
+	}
+	if inst == nil {
+		inst = &instance{img: img, limit: limit}
+		mc = mc.WithWalltime(inst.walltime, 1).WithNanotime(inst.nanotime, 1).WithRandSource(inst)
+		inst.bind(r, random)
+		mod, err := h.instantiate(ctx, mc)
+		if err != nil {
+			return nil, err
+		}
+		inst.guest = newGuest(mod)
+		if img != nil {
+			if err := restore(mod, img); err != nil {
+				_ = mod.Close(context.Background())
+				return nil, fmt.Errorf("%w: %w", errRestore, err)
+			}
+		}
+	}
+	inst.bind(r, random)
+	return inst, nil
+}
+
+// startFailed records why the run got no instance.
+func (r *run) startFailed(runCtx context.Context, err error) {
+	if errors.Is(err, errRestore) {
+		r.fault(KindMemory, err.Error())
+		return
+	}
+	if runCtx.Err() != nil {
+		r.stop(stopFromContext(runCtx))
+	}
+	r.callFailed(err)
 }
 
 var (
@@ -651,14 +717,9 @@ func (r *run) load(ctx context.Context, g *guest, src string) (uint32, error) {
 // program ran), with the line map for its stack traces. So plain
 // JavaScript never pays for the transform.
 func (r *run) exec(ctx context.Context, g *guest, src string) error {
-	runFn := g.fn("ptc_run")
-	if runFn == nil {
-		return fmt.Errorf("guest lacks a ptc_run export")
-	}
-	if lim := g.fn("ptc_limits"); lim != nil {
-		if _, err := lim.Call(ctx, uint64(r.lim.ArgumentBytes), uint64(r.lim.ArgumentDepth), uint64(r.lim.Timers)); err != nil {
-			return err
-		}
+	runFn, err := r.limits(ctx, g)
+	if err != nil {
+		return err
 	}
 	if err := r.runSource(ctx, g, runFn, src); err != nil {
 		return err
@@ -685,15 +746,52 @@ func (r *run) exec(ctx context.Context, g *guest, src string) error {
 	case <-ctx.Done():
 		return nil
 	}
-	js, m, err := st.js, st.m, st.err
-	if err != nil {
+	if err := st.err; err != nil {
 		// Not TypeScript either: the guest's syntax error stands, unless
 		// esbuild read further (see run.syntaxMessage).
 		errors.As(err, &r.tsErr)
 		return nil
 	}
+	r.js = st.js
+	r.retry(st.m)
+	return r.runStripped(ctx, g, runFn)
+}
+
+// limits gives the guest the run's limits and returns its ptc_run.
+func (r *run) limits(ctx context.Context, g *guest) (api.Function, error) {
+	runFn := g.fn("ptc_run")
+	if runFn == nil {
+		return nil, fmt.Errorf("guest lacks a ptc_run export")
+	}
+	if lim := g.fn("ptc_limits"); lim != nil {
+		if _, err := lim.Call(ctx, uint64(r.lim.ArgumentBytes), uint64(r.lim.ArgumentDepth), uint64(r.lim.Timers)); err != nil {
+			return nil, err
+		}
+	}
+	return runFn, nil
+}
+
+// resume runs the program again in a new instance as exec ran it (a
+// parked run coming back): a TypeScript program first fails as
+// JavaScript, as it did then, so that the guest draws the same random
+// bytes and clock readings.
+func (r *run) resume(ctx context.Context, g *guest) error {
+	runFn, err := r.limits(ctx, g)
+	if err != nil {
+		return err
+	}
+	if err := r.runSource(ctx, g, runFn, r.src); err != nil || r.ts == nil {
+		return err
+	}
+	r.retry(r.ts)
+	return r.runStripped(ctx, g, runFn)
+}
+
+// runStripped runs the JavaScript stripped from a TypeScript program,
+// with the line map of its stack traces.
+func (r *run) runStripped(ctx context.Context, g *guest, runFn api.Function) error {
 	if lm := g.fn("ptc_linemap"); lm != nil {
-		tab := m.Lines()
+		tab := r.ts.Lines()
 		buf := make([]byte, 4*len(tab))
 		for i, v := range tab {
 			binary.LittleEndian.PutUint32(buf[4*i:], uint32(v))
@@ -706,8 +804,7 @@ func (r *run) exec(ctx context.Context, g *guest, src string) error {
 			return err
 		}
 	}
-	r.retry(m)
-	return r.runSource(ctx, g, runFn, js)
+	return r.runSource(ctx, g, runFn, r.js)
 }
 
 // runSource copies src into the guest and calls ptc_run.

@@ -62,6 +62,9 @@ type Outcome struct {
 	MemoryBytes uint64
 	// Duration is the wall time of the run, instantiation included.
 	Duration time.Duration
+	// Parks counts the times the run parked while it waited for its
+	// subcalls (Config.ParkAfter).
+	Parks int
 
 	// resultBytes bounds the rendered return value in Text.
 	resultBytes int

@@ -60,9 +60,10 @@ type deferredCall struct {
 	ctx     context.Context
 	id      int32
 	call    Call
-	env     []byte    // set for a call the host fails without dispatching
-	at      int64     // the clock reading at call_start (timed runs)
-	started time.Time // when it started (timed runs)
+	env     []byte     // set for a call the host fails without dispatching
+	at      int64      // the clock reading at call_start (timed runs)
+	started time.Time  // when it started (timed runs)
+	timeIt  *toolTimes // set to note how long the dispatch took (parkable runs)
 }
 
 // flight is a timed run's subcall that has not come back yet.
@@ -126,6 +127,8 @@ type run struct {
 	known    []completion
 	// ended is why the Answerer or runhook.EndRun ended the run.
 	ended string
+	// park is the run's parking state (park.go); guest's goroutine only.
+	park parking
 
 	mu          sync.Mutex
 	output      []string
@@ -149,6 +152,7 @@ type run struct {
 	// src is the program as written; ts, when it was TypeScript, maps
 	// positions in the JavaScript run back to it.
 	src   string
+	js    string // the JavaScript stripped from a TypeScript src
 	ts    *typescript.Map
 	tsErr *typescript.Error
 }
@@ -258,6 +262,11 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 	// Our glue's arguments are always JSON (JSON.stringify made them);
 	// only a hostile guest sends anything else, and it is refused here.
 	valid := json.Valid(args)
+	if !valid && id <= r.park.replayed {
+		r.mu.Unlock()
+		r.fault(KindInternal, "the program did not repeat itself after it was parked: call "+strconv.Itoa(int(id))+" has arguments that are not JSON")
+		return -1
+	}
 	seq := 0
 	if valid {
 		// Only calls the dispatcher sees are numbered, so its Seq has no gaps.
@@ -278,6 +287,15 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 		return id
 	}
 	d.call = Call{Seq: seq, Name: callName(name), Args: json.RawMessage(wellFormed(args))}
+	if id <= r.park.replayed {
+		if !r.replayCall(id, seq, d.call.Name, d.call.Args, d.at) {
+			return -1
+		}
+		return id
+	}
+	if r.park.on {
+		r.noteCall(id, d.call.Name, d.call.Args)
+	}
 	if r.answer != nil {
 		a, ok, err := r.answer.Answer(d.call.Seq, d.call.Name, d.call.Args)
 		if err != nil {
@@ -316,6 +334,9 @@ func (r *run) launchDeferred() {
 		return
 	}
 	cs := &callState{Context: d.ctx, r: r}
+	if r.park.on {
+		d.timeIt = r.park.tools
+	}
 	if r.timed {
 		r.flying[d.id] = flight{seq: d.call.Seq, at: d.at, started: d.started, cs: cs}
 	}
@@ -344,7 +365,14 @@ func (r *run) dispatchInline(ctx context.Context) (completion, bool) {
 	r.sem <- struct{}{} // free: no other call is outstanding
 	r.pause.wait(true)  // the guest waits for this call
 	r.pause.add(1, 0)
+	var t0 time.Time
+	if r.park.on {
+		t0 = time.Now()
+	}
 	reply, ok := r.safeDispatch(cs, d.call)
+	if r.park.on {
+		r.park.tools.note(d.call.Name, time.Since(t0))
+	}
 	cs.close()
 	r.pause.add(-1, 0)
 	r.pause.wait(false)
@@ -394,7 +422,14 @@ func (r *run) dispatch(cs *callState, d *deferredCall) {
 		}
 	}
 	r.pause.add(1, 0)
+	var t0 time.Time
+	if d.timeIt != nil {
+		t0 = time.Now()
+	}
 	reply, ok := r.safeDispatch(cs, d.call)
+	if d.timeIt != nil {
+		d.timeIt.note(d.call.Name, time.Since(t0))
+	}
 	cs.close()
 	r.pause.add(-1, 0)
 	if !ok {
@@ -444,7 +479,11 @@ func (r *run) wait(ctx context.Context, timeout int64) int64 {
 		return -1
 	}
 	if !r.timed {
-		return r.waitLive(ctx, timeout)
+		w := r.waitLive(ctx, timeout)
+		if r.park.on && w >= 0 {
+			r.park.trace.Waits = append(r.park.trace.Waits, int(w>>32))
+		}
+		return w
 	}
 	var w int64
 	switch {
@@ -476,7 +515,8 @@ func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
 		r.known = r.known[1:]
 		return r.deliver(c.id, c.env)
 	}
-	if r.deferred != nil && r.outstanding == 0 && timeout < 0 {
+	if d := r.deferred; d != nil && r.outstanding == 0 && timeout < 0 &&
+		(!r.park.on || d.env != nil || !r.park.tools.slow(d.call.Name)) {
 		c, ok := r.dispatchInline(ctx)
 		if !ok {
 			return -1
@@ -500,6 +540,15 @@ func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
 		defer t.Stop()
 		due = t.C
 	}
+	var park <-chan time.Time
+	if d := r.parkDelay(timeout); d > 0 {
+		park = r.parkTimer(d)
+		defer r.stopParkTimer()
+	}
+	if r.park.on {
+		from := time.Now()
+		defer func() { r.park.blocked += time.Since(from) }()
+	}
 	r.pause.wait(true)
 	defer r.pause.wait(false)
 	select {
@@ -509,6 +558,9 @@ func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
 			return -1 // no result reaches a program once its run ended
 		}
 		return r.deliver(c.id, c.env)
+	case <-park:
+		// Unwinds the guest out of call_wait; Host.Run parks the run.
+		panic(errParked)
 	case <-due:
 		return 0
 	case <-r.stopCh:
@@ -530,7 +582,7 @@ func (r *run) back(c completion) {
 
 // timing records a completed call's timing in the trace.
 func (r *run) timing(c completion) {
-	if t := r.clk.trace; t != nil && c.seq > 0 {
+	if t := r.clk.trace; t != nil && c.seq > 0 && r.timed {
 		t.Calls = append(t.Calls, runhook.CallTiming{Seq: c.seq, At: c.at, Took: c.took})
 	}
 }
@@ -760,6 +812,9 @@ func (r *run) deliver(id int32, env []byte) int64 {
 	r.mu.Lock()
 	r.delivered[id] = env
 	r.mu.Unlock()
+	if r.park.on {
+		r.noteResult(id, env)
+	}
 	return int64(id)<<32 | int64(uint32(len(env)))
 }
 

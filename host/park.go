@@ -1,0 +1,275 @@
+package host
+
+import (
+	"bytes"
+	"context"
+	crand "crypto/rand"
+	"errors"
+	"math/rand/v2"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/ptchost/ptc/internal/runhook"
+)
+
+// Parking. A run that waits for its subcalls with nothing else to do (no
+// timer pending, every call it started still out) for long enough gives up
+// its guest instance: the guest's call_wait unwinds the guest (errParked),
+// the instance is closed, and the run waits for a result with no more
+// than its Go state. When a result comes back, the run takes a new
+// instance and runs the program again from the start, following its own
+// trace: each clock reading and each wait delivers what it did the first
+// time, each subcall already answered is answered with the same result
+// (and is checked to be the same call), the calls still out are the same
+// calls (never dispatched twice), and the random source is the same
+// seeded stream. The program so repeats itself byte for byte up to the
+// wait where it parked, and goes on from there. A parked run costs a
+// goroutine, its trace and the results it received instead of its
+// instance's memory (see RATIONALE.md, "Why park waiting runs").
+//
+// Only a plain live run parks: not one on a virtual clock, following or
+// recording a trace for the executor, answered from a recording, with
+// its own random source, or without a snapshot image to start from.
+
+// defaultParkAfter is Config.ParkAfter's default.
+const defaultParkAfter = 100 * time.Millisecond
+
+// parkReplayFactor scales the time the guest has computed so far into the
+// least time it must have waited before it parks: coming back costs about
+// that computation again, so it stays a small part of the wait.
+const parkReplayFactor = 20
+
+// maxParkHistory bounds the bytes of arguments and results a run keeps to
+// come back from parking; a run that has received more never parks.
+const maxParkHistory = 4 << 20
+
+// errParked unwinds the guest out of call_wait when its run parks.
+var errParked = errors.New("run parked")
+
+// parking is a run's parking state; only the guest's goroutine touches it
+// (but for the seeded random source, read by the guest's WASI calls on
+// the same goroutine).
+type parking struct {
+	on    bool          // the run may park
+	after time.Duration // Config.ParkAfter
+	tools *toolTimes    // the host's
+	// trace holds the clock readings and waits of the current attempt.
+	trace runhook.Trace
+	// calls are the subcalls started, by call id - 1: those whose results
+	// were delivered keep them (env), to be answered again.
+	calls   []parkedCall
+	history int // bytes of arguments and results in calls
+	// from is when the program started its current attempt, and blocked
+	// how long it has waited since: their difference is what coming back
+	// would cost.
+	from    time.Time
+	blocked time.Duration
+	timer   *time.Timer
+	parks   int // times parked
+	// replayed is the number of calls of the trace being followed.
+	replayed int32
+	rand     seededRand
+}
+
+// parkedCall is a subcall as a parked run remembers it.
+type parkedCall struct {
+	name string
+	args []byte
+	env  []byte // the result delivered, or nil while it is out
+}
+
+// seededRand is a parkable run's random source: ChaCha8 from a seed drawn
+// from crypto/rand on first use, so that a run coming back from parking
+// draws the same bytes again.
+type seededRand struct {
+	seed   [32]byte
+	seeded bool
+	src    *rand.ChaCha8
+}
+
+func (s *seededRand) Read(p []byte) (int, error) {
+	if s.src == nil {
+		if !s.seeded {
+			if _, err := crand.Read(s.seed[:]); err != nil {
+				return 0, err
+			}
+			s.seeded = true
+		}
+		s.src = rand.NewChaCha8(s.seed)
+	}
+	return s.src.Read(p)
+}
+
+// rewind makes the source draw its stream again from the start.
+func (s *seededRand) rewind() { s.src = nil }
+
+// noteCall remembers a started subcall of a parkable run.
+func (r *run) noteCall(id int32, name string, args []byte) {
+	pk := &r.park
+	if int(id) <= int(pk.replayed) {
+		return // checked by replayCall
+	}
+	pk.calls = append(pk.calls, parkedCall{name: name, args: args})
+	pk.history += len(name) + len(args)
+	if pk.history > maxParkHistory {
+		r.noPark()
+	}
+}
+
+// noteResult remembers a delivered result of a parkable run.
+func (r *run) noteResult(id int32, env []byte) {
+	pk := &r.park
+	if i := int(id) - 1; i >= 0 && i < len(pk.calls) && pk.calls[i].env == nil {
+		pk.calls[i].env = env
+		pk.history += len(env)
+		if pk.history > maxParkHistory {
+			r.noPark()
+		}
+	}
+}
+
+// noPark stops a run from parking and lets go of what it kept for it.
+func (r *run) noPark() {
+	pk := &r.park
+	pk.on = false
+	// A run coming back from parking still answers the calls it replays.
+	pk.calls = pk.calls[:pk.replayed:pk.replayed]
+	if r.clk.trace == &pk.trace {
+		r.clk.trace = nil
+	}
+	pk.trace = runhook.Trace{}
+}
+
+// parkDelay is how long the run must wait with nothing to do before it
+// parks, or 0 when it may not park now.
+func (r *run) parkDelay(timeout int64) time.Duration {
+	pk := &r.park
+	if !pk.on || timeout >= 0 || r.outstanding == 0 || r.deferred != nil || len(r.known) > 0 ||
+		int(r.nextID) != r.nextSeq || r.nextSeq != len(pk.calls) {
+		return 0
+	}
+	busy := time.Since(pk.from) - pk.blocked
+	return max(pk.after, parkReplayFactor*busy)
+}
+
+// parkTimer returns the channel of the run's park timer, set to d.
+func (r *run) parkTimer(d time.Duration) <-chan time.Time {
+	pk := &r.park
+	if pk.timer == nil {
+		pk.timer = time.NewTimer(d)
+	} else {
+		pk.timer.Reset(d)
+	}
+	return pk.timer.C
+}
+
+// stopParkTimer stops the park timer after a wait that did not park.
+func (r *run) stopParkTimer() {
+	if t := r.park.timer; t != nil {
+		t.Stop()
+	}
+}
+
+// parkedWait waits, with no instance, for a parked run's next event: a
+// result (kept in known, delivered when the program comes back to the
+// wait where it parked) or the end of the run (false).
+func (r *run) parkedWait(ctx context.Context) bool {
+	from := time.Now()
+	defer func() { r.park.blocked += time.Since(from) }()
+	r.pause.wait(true)
+	defer r.pause.wait(false)
+	select {
+	case c := <-r.ready:
+		r.outstanding--
+		r.known = append(r.known, c)
+		return true
+	case <-r.stopCh:
+		return false
+	case <-ctx.Done():
+		r.stop(stopFromContext(ctx))
+		return false
+	}
+}
+
+// rewind prepares a parked run to run its program again from the start,
+// following the trace of the attempt that parked.
+func (r *run) rewind() {
+	pk := &r.park
+	r.mu.Lock()
+	r.output, r.outBytes, r.subcalls = nil, 0, 0
+	r.nextID, r.nextSeq = 0, 0
+	clear(r.seqOf)
+	clear(r.delivered)
+	r.received = nil
+	r.mu.Unlock()
+	tape := pk.trace
+	pk.trace = runhook.Trace{Start: tape.Start}
+	pk.replayed = int32(len(pk.calls))
+	pk.from, pk.blocked = time.Now(), 0
+	pk.rand.rewind()
+	clk := r.clk
+	r.clk = timeline{start: clk.start, base: clk.base, limit: clk.limit, keepBase: true,
+		tape: &tape, taping: true, trace: &pk.trace}
+	r.timed = true
+	if r.flying == nil {
+		r.flying = make(map[int32]flight)
+	}
+}
+
+// replayCall answers a call of a run coming back from parking that the
+// attempt which parked had started: with its result when it was
+// delivered, or not at all when it is still out (its result comes back as
+// the first attempt's would have). It reports false when the program did
+// not repeat the call it made then, which ends the run.
+func (r *run) replayCall(id int32, seq int, name string, args []byte, at int64) bool {
+	c := r.park.calls[id-1]
+	if c.name != name || !bytes.Equal(c.args, args) {
+		r.fault(KindInternal, "the program did not repeat itself after it was parked: call "+strconv.Itoa(seq)+
+			" was tools."+c.name+" and is now tools."+name)
+		return false
+	}
+	if c.env != nil {
+		r.known = append(r.known, completion{id: id, seq: seq, at: at, env: c.env})
+	}
+	return true
+}
+
+// toolTimes remembers, per tool name, how long its last call took, so
+// that a parkable run dispatches a call it expects to be slow on a
+// goroutine of its own, where its run can park while it waits, and one it
+// expects to be quick on its own goroutine (the fast path of sequential
+// calls, which cannot park). A name never seen counts as slow.
+type toolTimes struct {
+	m sync.Map // name -> *atomic.Int64, the last call's time in ns
+	n atomic.Int32
+}
+
+// slowCall is the time from which a call counts as slow.
+const slowCall = time.Millisecond
+
+// maxToolTimes bounds the names toolTimes keeps; names beyond count as slow.
+const maxToolTimes = 4096
+
+// slow reports whether the last call of name was slow, or unknown.
+func (t *toolTimes) slow(name string) bool {
+	v, ok := t.m.Load(name)
+	return !ok || v.(*atomic.Int64).Load() >= int64(slowCall)
+}
+
+// note records how long a call of name took.
+func (t *toolTimes) note(name string, took time.Duration) {
+	if v, ok := t.m.Load(name); ok {
+		v.(*atomic.Int64).Store(int64(took))
+		return
+	}
+	if t.n.Load() >= maxToolTimes {
+		return
+	}
+	v := new(atomic.Int64)
+	v.Store(int64(took))
+	if _, loaded := t.m.LoadOrStore(name, v); !loaded {
+		t.n.Add(1)
+	}
+}
