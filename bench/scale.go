@@ -28,10 +28,11 @@ type ScalePoint struct {
 }
 
 // Scale starts n runs of IdleProgram at once on s (gate must count n),
-// measures once all are waiting, releases them and checks every result.
+// measures once all have been waiting for settle, releases them and
+// checks every result.
 // One run of `return 1` comes first, so that what every run shares is
 // already there.
-func Scale(ctx context.Context, s Sandbox, gate *Gate, n int) (ScalePoint, error) {
+func Scale(ctx context.Context, s Sandbox, gate *Gate, n int, settle time.Duration) (ScalePoint, error) {
 	if _, err := s.Run(ctx, Return1); err != nil {
 		return ScalePoint{}, err
 	}
@@ -41,6 +42,7 @@ func Scale(ctx context.Context, s Sandbox, gate *Gate, n int) (ScalePoint, error
 	var merr error
 	err := idle(ctx, s, gate, n, func() {
 		p.StartNs = int64(time.Since(start))
+		time.Sleep(settle)
 		debug.FreeOSMemory()
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)

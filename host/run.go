@@ -443,8 +443,8 @@ func (r *run) dispatch(cs *callState, d *deferredCall) {
 // time less the time it was held, or the fixed CallTime.
 func (r *run) took(d *deferredCall, cs *callState) int64 {
 	switch {
-	case !r.timed:
-		return 0
+	case d.started.IsZero():
+		return 0 // not timed (read from d: a parked run's r.timed changes)
 	case r.callTime > 0:
 		return r.callTime
 	}

@@ -108,7 +108,7 @@ async function rss(name, engine, n) {
 // scale N: the scale workload (bench/scale.go): N sandboxes blocked in
 // tools.wait at once in this fresh process; the RSS, V8's used heap and
 // address space then, and the time until all N were waiting.
-async function scale(name, engine, n) {
+async function scale(name, engine, n, settleMs) {
   if (engine.setMaxWorkers) engine.setMaxWorkers(n + 8);
   const run = engine.runIsolated ?? engine.run;
   const warm = new Gate();
@@ -122,6 +122,7 @@ async function scale(name, engine, n) {
   const runs = Array.from({ length: n }, () => run(bench_idle, gate));
   await gate.until(n);
   const startNs = Number(now() - t);
+  await new Promise((res) => setTimeout(res, settleMs));
   global.gc?.();
   const status = readFileSync("/proc/self/status", "utf8");
   const kib = (f) => Number(new RegExp(f + ":\\s+(\\d+) kB").exec(status)[1]);
@@ -154,7 +155,7 @@ async function main() {
       process.stdout.write(JSON.stringify(await rss(name, engine, Number(arg))) + "\n");
       process.exit(0);
     case "scale":
-      process.stdout.write(JSON.stringify(await scale(name, engine, Number(arg))) + "\n");
+      process.stdout.write(JSON.stringify(await scale(name, engine, Number(arg), Number(process.argv[5] ?? 0))) + "\n");
       process.exit(0);
     case "serve": {
       const rl = createInterface({ input: process.stdin });

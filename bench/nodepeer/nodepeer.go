@@ -150,8 +150,8 @@ func (n Node) RSS(ctx context.Context, engine string, count int) (float64, error
 
 // Scale runs peer.mjs's scale mode in a fresh process: count sandboxes
 // blocked in tools.wait at once (see bench.Scale).
-func (n Node) Scale(ctx context.Context, engine string, count int) (bench.ScalePoint, error) {
-	out, err := n.Command(ctx, engine, "scale", fmt.Sprint(count)).Output()
+func (n Node) Scale(ctx context.Context, engine string, count int, settle time.Duration) (bench.ScalePoint, error) {
+	out, err := n.Command(ctx, engine, "scale", fmt.Sprint(count), fmt.Sprint(settle.Milliseconds())).Output()
 	if err != nil {
 		return bench.ScalePoint{}, fmt.Errorf("nodepeer %s scale: %w", engine, err)
 	}

@@ -72,5 +72,5 @@ func main() {
 type config struct {
 	bin, nodeDir, out, only, command, ptcVersion string
 	rounds, idle                                 int
-	tput                                         time.Duration
+	tput, settle                                 time.Duration
 }
