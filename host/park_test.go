@@ -236,3 +236,46 @@ func TestPark_manyWaitingRuns(t *testing.T) {
 	assert.Len(t, g.calls(), n)
 	assert.False(t, strings.Contains(strings.Join(g.calls(), ","), "null"))
 }
+
+// BenchmarkPark_comeBack measures what parking costs a run when its
+// result comes back: the time from the tool's reply to the run's outcome,
+// for a run that parked (a new instance, the program run again to its
+// wait) and for one that did not (ParkAfter negative). The program
+// computes a little before it waits, as model programs do.
+func BenchmarkPark_comeBack(b *testing.B) {
+	src := `const xs = Array.from({length: 2000}, (_, i) => ({i, s: "item " + i}));
+console.log(xs.filter(x => x.i % 7 === 0).length);
+const v = await tools.slow({});
+return v.n + xs.length`
+	for _, c := range []struct {
+		name  string
+		after time.Duration
+	}{{"parked", time.Millisecond}, {"not_parked", -1}} {
+		b.Run(c.name, func(b *testing.B) {
+			h := newHost(b, host.Config{ParkAfter: c.after, CompilationCacheDir: b.TempDir()})
+			var back time.Duration
+			for b.Loop() {
+				g := newGated()
+				p0 := h.Parked()
+				done := make(chan *host.Outcome, 1)
+				go func() {
+					done <- h.Run(context.Background(), host.Program{Source: src, Prelude: toolsPrelude, Dispatcher: g})
+				}()
+				args := <-g.started
+				if c.after > 0 {
+					for h.Parked() == p0 {
+						time.Sleep(100 * time.Microsecond)
+					}
+				}
+				t0 := time.Now()
+				g.release(args, `{"n":1}`)
+				out := <-done
+				back += time.Since(t0)
+				if string(out.ReturnValue) != "2001" || (c.after > 0) != (out.Parks == 1) {
+					b.Fatalf("%s %s: parks %d", out.Kind, out.Message, out.Parks)
+				}
+			}
+			b.ReportMetric(float64(back.Nanoseconds())/float64(b.N), "back-ns/op")
+		})
+	}
+}
