@@ -55,6 +55,10 @@ type parking struct {
 	on    bool          // the run may park
 	after time.Duration // Config.ParkAfter
 	tools *toolTimes    // the host's
+	// lastName and lastTool are the run's last sequential call's tool and
+	// its entry in tools.
+	lastName string
+	lastTool *atomic.Int64
 	// trace holds the clock readings and waits of the current attempt.
 	trace runhook.Trace
 	// calls are the subcalls started, by call id - 1: those whose results
@@ -110,6 +114,9 @@ func (r *run) noteCall(id int32, name string, args []byte) {
 	pk := &r.park
 	if int(id) <= int(pk.replayed) {
 		return // checked by replayCall
+	}
+	if pk.calls == nil {
+		pk.calls = make([]parkedCall, 0, 16)
 	}
 	pk.calls = append(pk.calls, parkedCall{name: name, args: args})
 	pk.history += len(name) + len(args)
@@ -252,10 +259,37 @@ const slowCall = time.Millisecond
 // maxToolTimes bounds the names toolTimes keeps; names beyond count as slow.
 const maxToolTimes = 4096
 
-// slow reports whether the last call of name was slow, or unknown.
-func (t *toolTimes) slow(name string) bool {
+// entry returns name's entry, or nil.
+func (t *toolTimes) entry(name string) *atomic.Int64 {
 	v, ok := t.m.Load(name)
-	return !ok || v.(*atomic.Int64).Load() >= int64(slowCall)
+	if !ok {
+		return nil
+	}
+	return v.(*atomic.Int64)
+}
+
+// slowCall reports whether a parkable run's sequential call of name is
+// expected to be slow, remembering name's entry for the run's next call
+// (runs often call one tool many times).
+func (r *run) slowCall(name string) bool {
+	pk := &r.park
+	if pk.lastTool == nil || pk.lastName != name {
+		pk.lastName, pk.lastTool = name, pk.tools.entry(name)
+		if pk.lastTool == nil {
+			return true
+		}
+	}
+	return pk.lastTool.Load() >= int64(slowCall)
+}
+
+// noteInline records how long a sequential call took.
+func (r *run) noteInline(name string, took time.Duration) {
+	pk := &r.park
+	if pk.lastTool != nil && pk.lastName == name {
+		pk.lastTool.Store(int64(took))
+		return
+	}
+	pk.tools.note(name, took)
 }
 
 // note records how long a call of name took.

@@ -371,7 +371,7 @@ func (r *run) dispatchInline(ctx context.Context) (completion, bool) {
 	}
 	reply, ok := r.safeDispatch(cs, d.call)
 	if r.park.on {
-		r.park.tools.note(d.call.Name, time.Since(t0))
+		r.noteInline(d.call.Name, time.Since(t0))
 	}
 	cs.close()
 	r.pause.add(-1, 0)
@@ -516,7 +516,7 @@ func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
 		return r.deliver(c.id, c.env)
 	}
 	if d := r.deferred; d != nil && r.outstanding == 0 && timeout < 0 &&
-		(!r.park.on || d.env != nil || !r.park.tools.slow(d.call.Name)) {
+		(!r.park.on || d.env != nil || !r.slowCall(d.call.Name)) {
 		c, ok := r.dispatchInline(ctx)
 		if !ok {
 			return -1
@@ -541,11 +541,21 @@ func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
 		due = t.C
 	}
 	var park <-chan time.Time
-	if d := r.parkDelay(timeout); d > 0 {
-		park = r.parkTimer(d)
-		defer r.stopParkTimer()
-	}
-	if r.park.on {
+	if r.park.on && timeout < 0 {
+		// A result already back needs no park timer.
+		select {
+		case c := <-r.ready:
+			r.back(c)
+			if r.stopped() {
+				return -1
+			}
+			return r.deliver(c.id, c.env)
+		default:
+		}
+		if d := r.parkDelay(timeout); d > 0 {
+			park = r.parkTimer(d)
+			defer r.stopParkTimer()
+		}
 		from := time.Now()
 		defer func() { r.park.blocked += time.Since(from) }()
 	}
