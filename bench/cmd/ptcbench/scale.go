@@ -44,7 +44,7 @@ func scaleMain(args []string) error {
 	fs.StringVar(&c.only, "engines", scaleEngines, "comma-separated engines to measure")
 	fs.StringVar(&c.ptcVersion, "ptc-version", "unknown", "the ptc commit measured, for the report")
 	ns := fs.String("n", "1,100,1000,5000", "comma-separated numbers of waiting runs")
-	fs.DurationVar(&c.settle, "settle", 2*time.Second, "how long the runs have waited when they are measured")
+	fs.DurationVar(&c.settle, "settle", 5*time.Second, "how long the runs have waited when they are measured")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
