@@ -1,0 +1,68 @@
+package ptc_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/guest/quickjs"
+	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/registry"
+)
+
+// An executor's runs that wait for slow tools park (host.Config.ParkAfter)
+// and come back: the model sees what it would have seen, every tool ran
+// once, and a recorded run, which never parks, prints the same.
+func TestExecutor_parkedRuns(t *testing.T) {
+	var calls atomic.Int32
+	slow := rawTool("slow", registry.Parallel, func(ctx context.Context, a json.RawMessage) (any, error) {
+		calls.Add(1)
+		select {
+		case <-time.After(400 * time.Millisecond):
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return a, nil
+	})
+	reg := registry.New()
+	_, err := reg.Register(slow)
+	require.NoError(t, err)
+	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+	require.NoError(t, err)
+	h, err := host.New(context.Background(), host.Config{ParkAfter: 5 * time.Millisecond})
+	if errors.Is(err, quickjs.ErrNotBuilt) {
+		t.Skip("guest not built: run make guest")
+	}
+	require.NoError(t, err)
+	defer h.Close(context.Background())
+	ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: h})
+	require.NoError(t, err)
+	defer ex.Close(context.Background())
+
+	const code = `
+const r = Math.random(), t0 = Date.now();
+console.log("start");
+const a = await tools.slow({n: 1, r});
+console.log("a", a.n, a.r === r);
+const [b, c] = await Promise.all([tools.slow({n: 2}), tools.slow({n: 3})]);
+console.log("b c", b.n, c.n, Date.now() - t0 >= 800);
+return a.n + b.n + c.n`
+	want := "start\na 1 true\nb c 2 3 true\n6"
+	for _, record := range []bool{false, true} {
+		calls.Store(0)
+		res, err := ex.Run(context.Background(), code, ptc.RunOptions{Record: record})
+		require.NoError(t, err)
+		require.NoError(t, res.Err())
+		assert.Equal(t, want, registry.PlainText(res.Content), "record %v", record)
+		assert.EqualValues(t, 3, calls.Load(), "each tool call ran once")
+		assert.Len(t, res.Subcalls, 3)
+	}
+}
