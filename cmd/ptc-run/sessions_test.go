@@ -5,6 +5,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -80,16 +81,28 @@ func TestServe_sessionsScaleOut(t *testing.T) {
 	}
 	wg.Wait()
 
-	// Every session's runs were logged by one replica, all of them.
+	// Every session's runs were logged by one replica, all of them. A
+	// replica logs a run as it ends, which can be after its client has the
+	// result: wait for the log lines before reading them.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		total := 0
+		for _, r := range replicas {
+			total += r.runCount()
+		}
+		if total >= clients*calls || time.Now().After(deadline) {
+			break
+		}
+	}
 	owner := map[string]*replica{}
 	for _, r := range replicas {
 		r.mu.Lock()
-		for id, n := range r.sessions {
+		counts := maps.Clone(r.sessions)
+		r.mu.Unlock()
+		for id, n := range counts {
 			require.Nil(t, owner[id], "session %s ran on two replicas", id)
 			owner[id] = r
 			require.Equal(t, calls, n, "session %s on %s", id, r.name)
 		}
-		r.mu.Unlock()
 	}
 	require.Len(t, owner, clients)
 	used := map[*replica]bool{}
