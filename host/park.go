@@ -185,19 +185,7 @@ func (r *run) stopParkTimer() {
 func (r *run) parkedWait(ctx context.Context) bool {
 	from := time.Now()
 	defer func() { r.park.blocked += time.Since(from) }()
-	r.pause.wait(true)
-	defer r.pause.wait(false)
-	select {
-	case c := <-r.ready:
-		r.outstanding--
-		r.known = append(r.known, c)
-		return true
-	case <-r.stopCh:
-		return false
-	case <-ctx.Done():
-		r.stop(stopFromContext(ctx))
-		return false
-	}
+	return r.await(ctx, nil)
 }
 
 // rewind prepares a parked run to run its program again from the start,
