@@ -109,12 +109,10 @@ func (s *seededRand) Read(p []byte) (int, error) {
 // rewind makes the source draw its stream again from the start.
 func (s *seededRand) rewind() { s.src = nil }
 
-// noteCall remembers a started subcall of a parkable run.
+// noteCall remembers a started subcall of a parkable run (one it makes
+// again after parking is checked by replayCall instead).
 func (r *run) noteCall(id int32, name string, args []byte) {
 	pk := &r.park
-	if int(id) <= int(pk.replayed) {
-		return // checked by replayCall
-	}
 	if pk.calls == nil {
 		pk.calls = make([]parkedCall, 0, 16)
 	}
@@ -149,11 +147,11 @@ func (r *run) noPark() {
 	pk.trace = runhook.Trace{}
 }
 
-// parkDelay is how long the run must wait with nothing to do before it
-// parks, or 0 when it may not park now.
-func (r *run) parkDelay(timeout int64) time.Duration {
+// parkDelay is how long a parkable run waiting with no timer pending must
+// wait before it parks, or 0 when it may not park now.
+func (r *run) parkDelay() time.Duration {
 	pk := &r.park
-	if !pk.on || timeout >= 0 || r.outstanding == 0 || r.deferred != nil || len(r.known) > 0 ||
+	if r.outstanding == 0 || r.deferred != nil || len(r.known) > 0 ||
 		int(r.nextID) != r.nextSeq || r.nextSeq != len(pk.calls) {
 		return 0
 	}

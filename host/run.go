@@ -525,34 +525,25 @@ func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
 		return r.deliver(c.id, c.env)
 	}
 	r.launchDeferred()
-	var due <-chan time.Time
-	if timeout >= 0 {
+	if timeout >= 0 || r.park.on {
+		// A result already back needs no timer, nor a park timer.
 		select {
 		case c := <-r.ready:
 			r.back(c)
 			return r.deliver(c.id, c.env)
 		default:
 		}
-		if timeout == 0 {
-			return 0
-		}
+	}
+	var due, park <-chan time.Time
+	switch {
+	case timeout == 0:
+		return 0
+	case timeout > 0:
 		t := time.NewTimer(time.Duration(timeout))
 		defer t.Stop()
 		due = t.C
-	}
-	var park <-chan time.Time
-	if r.park.on && timeout < 0 {
-		// A result already back needs no park timer.
-		select {
-		case c := <-r.ready:
-			r.back(c)
-			if r.stopped() {
-				return -1
-			}
-			return r.deliver(c.id, c.env)
-		default:
-		}
-		if d := r.parkDelay(timeout); d > 0 {
+	case r.park.on:
+		if d := r.parkDelay(); d > 0 {
 			park = r.parkTimer(d)
 			defer r.stopParkTimer()
 		}
