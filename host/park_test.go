@@ -30,17 +30,16 @@ func newGated() *gated {
 }
 
 func (g *gated) Dispatch(ctx context.Context, c host.Call) host.Reply {
-	if c.Name != "slow" {
-		g.mu.Lock()
-		g.seen = append(g.seen, c.Name+" "+string(c.Args))
-		g.mu.Unlock()
-		return host.Reply{Value: c.Args}
-	}
 	ch := make(chan string, 1)
 	g.mu.Lock()
 	g.seen = append(g.seen, c.Name+" "+string(c.Args))
-	g.waiting[string(c.Args)] = ch
+	if c.Name == "slow" {
+		g.waiting[string(c.Args)] = ch
+	}
 	g.mu.Unlock()
+	if c.Name != "slow" {
+		return host.Reply{Value: c.Args}
+	}
 	g.started <- string(c.Args)
 	select {
 	case v := <-ch:
@@ -84,7 +83,7 @@ const toolsPrelude = `globalThis.tools = new Proxy({}, {get: (_, name) => (args)
 
 // parkHost is a host whose waiting runs park after 5 ms.
 func parkHost(t *testing.T) *host.Host {
-	return newHost(t, host.Config{ParkAfter: 5 * time.Millisecond, FreshInstances: false, CompilationCacheDir: t.TempDir()})
+	return newHost(t, host.Config{ParkAfter: 5 * time.Millisecond, CompilationCacheDir: t.TempDir()})
 }
 
 // parked waits until the host's runs have parked n times in all.
