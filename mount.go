@@ -58,8 +58,9 @@ func (n *NativeExecutor) Execute(ctx context.Context, b pipeline.Batch) []*Resul
 	run := b
 	run.Calls = nil
 	var at []int
+	reg := n.pipe.Config().Registry
 	for i, c := range b.Calls {
-		if t, ok := n.pipe.Config().Registry.Get(c.Name, b.Agent, b.ToolSet); ok && !t.Callers().Direct(true) {
+		if t, ok := reg.Get(c.Name, b.Agent, b.ToolSet); ok && !t.Callers().Direct(true) {
 			err := fmt.Errorf("%w: %s is called from programs (run_code), not directly", ErrProgramOnly, c.Name)
 			rs[i] = &Result{Content: []registry.Part{registry.TextPart("Error: " + err.Error())}, IsError: true, failure: err}
 			continue
