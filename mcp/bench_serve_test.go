@@ -185,6 +185,8 @@ func BenchmarkServe_noisyNeighbour(b *testing.B) {
 	// The medians say whether a ratio of p99s (the 2nd-slowest of 200 at
 	// -benchtime 400x) is the flood or the machine's other load.
 	if a, f := pct(alone, 50), pct(flooded, 50); a > 0 && f > 0 {
+		b.ReportMetric(a, "alone-p50-us")
+		b.ReportMetric(f, "flooded-p50-us")
 		b.ReportMetric(f/a, "flooded/alone-p50")
 	}
 	if n := ok.Load() + refused.Load(); n > 0 {
