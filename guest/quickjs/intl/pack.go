@@ -31,10 +31,12 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -90,6 +92,10 @@ func collect(dir string) (*localeData, error) {
 	byLocale := map[string][]any{}
 	fnIndex := map[string]int{}
 	d := &localeData{}
+	periods, err := dayPeriodRules(dir)
+	if err != nil {
+		return nil, err
+	}
 	for k, kd := range kinds {
 		ddir := filepath.Join(dir, "node_modules", "@formatjs", kd.pkg, "locale-data")
 		ents, err := os.ReadDir(ddir)
@@ -137,7 +143,7 @@ func collect(dir string) (*localeData, error) {
 				return nil, fmt.Errorf("%s/%s: %w", kd.pkg, name, err)
 			}
 			if k == dateKind {
-				if err := refreshDates(dir, locale, v); err != nil {
+				if err := refreshDates(dir, locale, v, periods); err != nil {
 					return nil, fmt.Errorf("%s/%s: %w", kd.pkg, name, err)
 				}
 			}
@@ -372,10 +378,11 @@ func ranges(f func(rune) bool) []rune {
 // to the CLDR release Node 20's ICU carries, from the cldr-dates-full
 // package: the patterns joining a date to a time (data.glue), standard and
 // "at time" (which FormatJS's data lacks: "10 марта 2024 г. в 06:30"), the
-// date and time patterns, and the pattern of every skeleton both have.
+// date and time patterns, the pattern of every skeleton both have, and the
+// day periods (a's AM and PM, B's names and the rules choosing them).
 // (Not the interval patterns: FormatJS rejects some of CLDR 48's, en-CA's.) A locale cldr-dates-full lacks
 // keeps FormatJS's data.
-func refreshDates(dir, locale string, v any) error {
+func refreshDates(dir, locale string, v any, periods map[string][]any) error {
 	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "cldr-dates-full", "main", locale, "ca-gregorian.json"))
 	if os.IsNotExist(err) {
 		return nil
@@ -397,6 +404,9 @@ func refreshDates(dir, locale string, v any) error {
 						AtTime struct {
 							Standard map[string]string `json:"standard"`
 						} `json:"dateTimeFormats-atTime"`
+						DayPeriods struct {
+							Format map[string]map[string]string `json:"format"`
+						} `json:"dayPeriods"`
 					} `json:"gregorian"`
 				} `json:"calendars"`
 			} `json:"dates"`
@@ -457,6 +467,7 @@ func refreshDates(dir, locale string, v any) error {
 			}
 		}
 	}
+	refreshDayPeriods(locale, data, g.DayPeriods.Format, periods)
 	formats, _ := data["formats"].(map[string]any)
 	greg, _ := formats["gregory"].(map[string]any)
 	for sk, p := range dtf.AvailableFormats {
@@ -467,4 +478,107 @@ func refreshDates(dir, locale string, v any) error {
 		}
 	}
 	return nil
+}
+
+// refreshDayPeriods sets a locale's day periods to CLDR 48's: a's AM and
+// PM (the abbreviated format names, "AM" in ko), B's names by width
+// (FormatJS's narrow, short and long are CLDR's narrow, abbreviated and
+// wide) and the rules choosing them. The rules are those of the locale's
+// nearest ancestor in CLDR's dayPeriods.json, as ICU finds them: zh-Hant
+// has no set of its own and takes zh's (清晨 at 6:30), where FormatJS's
+// data fell back to AM and PM.
+func refreshDayPeriods(locale string, data map[string]any, format map[string]map[string]string, periods map[string][]any) {
+	if ab := format["abbreviated"]; ab["am"] != "" && ab["pm"] != "" {
+		data["am"], data["pm"] = ab["am"], ab["pm"]
+	}
+	names := map[string]any{}
+	for fj, cldr := range map[string]string{"narrow": "narrow", "short": "abbreviated", "long": "wide"} {
+		if m := format[cldr]; len(m) > 0 {
+			w := map[string]any{}
+			for k, v := range m {
+				w[k] = v
+			}
+			names[fj] = w
+		}
+	}
+	if len(names) == 3 {
+		data["dayPeriods"] = names
+	}
+	for l := locale; ; {
+		if r, ok := periods[l]; ok {
+			data["dayPeriodRules"] = r
+			return
+		}
+		i := strings.LastIndexByte(l, '-')
+		if i < 0 {
+			break
+		}
+		l = l[:i]
+	}
+	data["dayPeriodRules"] = periods["und"]
+}
+
+// dayPeriodRules reads CLDR's day period rules (cldr-core's
+// dayPeriods.json) by locale, as FormatJS's data writes them: a period
+// from one time of day to another or at one, in milliseconds since
+// midnight, sorted by name. Midnight is left out: ICU never names it for
+// B (since ICU 57), it says "at night".
+func dayPeriodRules(dir string) (map[string][]any, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "cldr-core", "supplemental", "dayPeriods.json"))
+	if err != nil {
+		return nil, err
+	}
+	var doc struct {
+		Supplemental struct {
+			Sets map[string]map[string]struct {
+				At     string `json:"_at"`
+				From   string `json:"_from"`
+				Before string `json:"_before"`
+			} `json:"dayPeriodRuleSet"`
+		} `json:"supplemental"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return nil, fmt.Errorf("dayPeriods.json: %w", err)
+	}
+	ms := func(hm string) (json.Number, error) {
+		var h, m int
+		if _, err := fmt.Sscanf(hm, "%d:%d", &h, &m); err != nil {
+			return "", fmt.Errorf("dayPeriods.json: time %q: %w", hm, err)
+		}
+		return json.Number(fmt.Sprint((h*60 + m) * 60000)), nil
+	}
+	out := map[string][]any{}
+	for locale, set := range doc.Supplemental.Sets {
+		var rules []any
+		for _, name := range slices.Sorted(maps.Keys(set)) {
+			r := set[name]
+			if name == "midnight" {
+				continue
+			}
+			rule := map[string]any{"name": name}
+			if r.At != "" {
+				at, err := ms(r.At)
+				if err != nil {
+					return nil, err
+				}
+				rule["at"] = at
+			} else {
+				from, err := ms(r.From)
+				if err != nil {
+					return nil, err
+				}
+				before, err := ms(r.Before)
+				if err != nil {
+					return nil, err
+				}
+				rule["from"], rule["before"] = from, before
+			}
+			rules = append(rules, rule)
+		}
+		out[strings.ReplaceAll(locale, "_", "-")] = rules
+	}
+	if out["und"] == nil {
+		return nil, fmt.Errorf("dayPeriods.json: no rules for und")
+	}
+	return out, nil
 }
