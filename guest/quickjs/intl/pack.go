@@ -57,8 +57,9 @@ var kinds = []struct{ name, pkg string }{
 }
 
 const (
-	dateKind   = 1
-	pluralKind = 5
+	dateKind     = 1
+	relativeKind = 2
+	pluralKind   = 5
 )
 
 // deleted is the member of a patch listing the keys a locale lacks.
@@ -142,10 +143,14 @@ func collect(dir string) (*localeData, error) {
 			if err := dec.Decode(&v); err != nil {
 				return nil, fmt.Errorf("%s/%s: %w", kd.pkg, name, err)
 			}
-			if k == dateKind {
-				if err := refreshDates(dir, locale, v, periods); err != nil {
-					return nil, fmt.Errorf("%s/%s: %w", kd.pkg, name, err)
-				}
+			switch k {
+			case dateKind:
+				err = refreshDates(dir, locale, v, periods)
+			case relativeKind:
+				err = refreshRelative(dir, locale, v)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s/%s: %w", kd.pkg, name, err)
 			}
 			if byLocale[locale] == nil {
 				byLocale[locale] = make([]any, len(kinds))
@@ -581,4 +586,68 @@ func dayPeriodRules(dir string) (map[string][]any, error) {
 		return nil, fmt.Errorf("dayPeriods.json: no rules for und")
 	}
 	return out, nil
+}
+
+// relativeUnits are the units of Intl.RelativeTimeFormat, CLDR's date
+// fields by the same names.
+var relativeUnits = []string{"second", "minute", "hour", "day", "week", "month", "quarter", "year"}
+
+// refreshRelative brings a locale's relative-time data (v, as FormatJS's
+// file has it) to CLDR 48, from cldr-dates-full's dateFields.json: for
+// each unit and width, the words for -2 to 2 ("Hôm qua" in vi) and the
+// future and past patterns by plural category ("{0} gün öncə" in az). A
+// locale or field cldr-dates-full lacks keeps FormatJS's.
+func refreshRelative(dir, locale string, v any) error {
+	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "cldr-dates-full", "main", locale, "dateFields.json"))
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var doc struct {
+		Main map[string]struct {
+			Dates struct {
+				Fields map[string]map[string]any `json:"fields"`
+			} `json:"dates"`
+		} `json:"main"`
+	}
+	if err := json.Unmarshal(b, &doc); err != nil {
+		return fmt.Errorf("dateFields.json: %w", err)
+	}
+	m, ok := doc.Main[locale]
+	if !ok {
+		return fmt.Errorf("cldr-dates-full: no main.%s", locale)
+	}
+	data, _ := v.(map[string]any)["data"].(map[string]any)
+	if data == nil {
+		return fmt.Errorf("no data")
+	}
+	for _, unit := range relativeUnits {
+		for _, width := range []string{"", "-short", "-narrow"} {
+			field, ok := m.Dates.Fields[unit+width]
+			if !ok {
+				continue
+			}
+			entry := map[string]any{}
+			for k, val := range field {
+				switch {
+				case strings.HasPrefix(k, "relative-type-"):
+					entry[strings.TrimPrefix(k, "relative-type-")] = val
+				case k == "relativeTime-type-future" || k == "relativeTime-type-past":
+					pats, _ := val.(map[string]any)
+					byCount := map[string]any{}
+					for c, p := range pats {
+						byCount[strings.TrimPrefix(c, "relativeTimePattern-count-")] = p
+					}
+					entry[strings.TrimPrefix(k, "relativeTime-type-")] = byCount
+				}
+			}
+			if entry["future"] == nil || entry["past"] == nil {
+				continue
+			}
+			data[unit+width] = entry
+		}
+	}
+	return nil
 }
