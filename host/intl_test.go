@@ -33,7 +33,7 @@ const intlWired = true
 var intlKnown = map[string]string{
 	"dtf.formatRange.months.ja-JP": "ICU 78 formats a ja range of long-month dates as 2024/03/10～2024/12/25 (its interval fallback widens M to MM); FormatJS uses CLDR's y年M月d日～M月d日",
 	"dtf.tzName.generic":           "FormatJS's data has no generic zone names (Pacific Time, PT); it writes the GMT offset",
-	"dtf.ja.calendar":              "only the Gregorian calendar's data is bundled; ja-u-ca-japanese formats Gregorian years (西暦2024年)",
+	"dtf.ja.calendar":              "the japanese calendar is not bundled (the Gregorian is, and the buddhist and persian ones where a locale defaults to them); ja-u-ca-japanese formats Gregorian years (西暦2024年)",
 }
 
 // knownDifferences returns intlKnown and testdata/intl/known.json (the

@@ -477,6 +477,24 @@ add('issue.case.other', `return ['i'.toLocaleUpperCase('en'), 'i'.toLocaleUpperC
 add('issue.case.invalid.throws', `try { 'i'.toLocaleUpperCase('tr_TR'); return 'no error'; } catch (e) { return e.name; }`);
 add('issue.fallback.none', `return ['ru', 'pt-BR', 'zh-CN', 'en-IN', 'ar', 'sw'].map(l => new Intl.NumberFormat(l).resolvedOptions().locale + ' ' + new Intl.DateTimeFormat(l).resolvedOptions().locale);`);
 
+// Calendars other than the Gregorian: the default of th (buddhist) and of
+// fa, fa-AF and ps (persian), chosen by option or extension, the Persian
+// leap years, eras and stand-alone months, and a calendar the locale has
+// no data for.
+const LEAP = '[Date.UTC(2024, 2, 19), Date.UTC(2024, 2, 20), Date.UTC(2025, 2, 20), Date.UTC(2025, 2, 21), Date.UTC(1979, 1, 11), Date.UTC(2100, 5, 1)].map(ms => new Date(ms))';
+add('cal.th.gregory', `return [new Intl.DateTimeFormat('th-u-ca-gregory', {dateStyle: 'long'}).format(${D}), new Intl.DateTimeFormat('th', {calendar: 'gregory', dateStyle: 'full'}).format(${D}), new Intl.DateTimeFormat('th', {calendar: 'gregory'}).resolvedOptions().calendar];`);
+add('cal.th.formatToParts', `return new Intl.DateTimeFormat('th', {dateStyle: 'full'}).formatToParts(${D});`);
+add('cal.th.era', `return [new Intl.DateTimeFormat('th', {era: 'short', year: 'numeric'}).format(${D}), new Intl.DateTimeFormat('th', {year: 'numeric'}).format(${D}), new Intl.DateTimeFormat('th', {year: 'numeric', month: 'long'}).format(${D})];`);
+add('cal.th.toLocaleDateString', `return [${D2}.toLocaleDateString('th-TH'), ${D2}.toLocaleDateString('th', {month: 'long', day: 'numeric', weekday: 'short'}), ${D2}.toLocaleTimeString('th')];`);
+add('cal.fa.leap', `const f = new Intl.DateTimeFormat('fa', {dateStyle: 'medium'}); return ${LEAP}.map(d => f.format(d));`);
+add('cal.fa.numeric', `const f = new Intl.DateTimeFormat('fa-u-nu-latn', {year: 'numeric', month: '2-digit', day: '2-digit'}); return ${LEAP}.map(d => f.format(d));`);
+add('cal.fa.era', `return [new Intl.DateTimeFormat('fa', {era: 'long', year: 'numeric'}).format(${D}), new Intl.DateTimeFormat('fa', {month: 'long'}).format(${D}), new Intl.DateTimeFormat('fa', {year: 'numeric', month: 'long'}).format(${D2})];`);
+add('cal.fa.gregory', `return [new Intl.DateTimeFormat('fa', {calendar: 'gregory', dateStyle: 'long'}).format(${D}), new Intl.DateTimeFormat('fa-u-ca-gregory').resolvedOptions().calendar];`);
+add('cal.fa-AF', `return [new Intl.DateTimeFormat('fa-AF', {dateStyle: 'long'}).format(${D}), new Intl.DateTimeFormat('fa-AF').resolvedOptions().calendar];`);
+add('cal.ps', `return [new Intl.DateTimeFormat('ps', {dateStyle: 'medium'}).format(${D}), new Intl.DateTimeFormat('ps-PK', {dateStyle: 'medium'}).format(${D}), new Intl.DateTimeFormat('ps').resolvedOptions().calendar];`);
+add('cal.other.locales', `return ['en-TH', 'fa-US', 'th-US', 'en-IR', 'ar-SA'].map(l => new Intl.DateTimeFormat(l).resolvedOptions().calendar);`);
+add('cal.en.buddhist', `return [new Intl.DateTimeFormat('en-u-ca-buddhist', {dateStyle: 'medium'}).format(${D}), new Intl.DateTimeFormat('en', {calendar: 'persian', dateStyle: 'medium'}).format(${D})];`);
+
 // ---- Collation data for host/collate_test.go ------------------------------
 
 const sorts = [];

@@ -61,9 +61,13 @@ function patchDateTimeFormat(locale, data) {
   data.dateTimeFormat = glues;
   const styleDates = new Set(Object.values(data.dateFormat || {}));
   const styleTimes = new Set(Object.values(data.timeFormat || {}));
+  // The combined entries of the Gregorian calendar, as [key, date
+  // skeleton, time pattern], for the locale's other calendars below.
+  const combined = [];
+  const others = data.calendarData || {};
   for (const cal of Object.keys(data.formats || {})) {
     const f = data.formats[cal];
-    if (!f || typeof f !== 'object') continue;
+    if (!f || typeof f !== 'object' || cal in others) continue;
     const dates = new Set();
     const times = new Set();
     for (const k of Object.keys(f)) {
@@ -91,7 +95,9 @@ function patchDateTimeFormat(locale, data) {
       }
       const [d, t] = split;
       if (!dates.has(d)) continue; // a style pattern: dropped
-      out[k] = join(glues[styleOf(d)], f[d], times.has(t) ? f[t] : t);
+      const time = times.has(t) ? f[t] : t;
+      out[k] = join(glues[styleOf(d)], f[d], time);
+      if (cal === 'gregory') combined.push([k, d, time]);
     }
     // A date with only a time-zone name ("12/25/2024, Eastern Standard
     // Time"): ICU joins the zone to the date as it would a time.
@@ -107,6 +113,39 @@ function patchDateTimeFormat(locale, data) {
       for (const z of ZONES) {
         const k = t.replace('v', z);
         if (!(k in out)) out[k] = f[t].replace(/v+/, z);
+      }
+    }
+    data.formats[cal] = out;
+  }
+  // A locale's other calendar (pack.go adds a default one that is not
+  // the Gregorian: th's buddhist, fa's persian) brings its date skeletons,
+  // names and date styles; its times, zones, interval patterns and glue
+  // are the Gregorian's, and its combined entries are built as those are.
+  const greg = data.formats && data.formats.gregory;
+  for (const cal of Object.keys(others)) {
+    const own = data.formats[cal];
+    const cd = others[cal];
+    if (!greg || !own) continue;
+    cd.timeFormat ??= data.timeFormat;
+    cd.dateTimeFormat ??= glues;
+    cd.intervalFormats ??= data.intervalFormats;
+    const out = { ...own };
+    for (const k of Object.keys(greg)) {
+      if (SKELETON.test(k) && TIME_FIELDS.test(k) && !DATE_FIELDS.test(k)) out[k] = greg[k];
+    }
+    // ICU's pattern generator also matches the date styles by their
+    // skeletons (fa's full "y MMMM d, EEEE" for a long weekday, year, month
+    // and day); FormatJS's Gregorian data lists them by pattern.
+    for (const p of Object.values(cd.dateFormat || {})) {
+      if (typeof p === 'string' && !(p in out)) out[p] = p;
+    }
+    for (const [k, d, time] of combined) {
+      if (own[d] !== undefined) out[k] = join(glues[styleOf(d)], own[d], time);
+    }
+    for (const d of Object.keys(own)) {
+      for (const z of ZONES) {
+        const k = d + ' ' + z;
+        if (!(k in out)) out[k] = join(glues[styleOf(d)], own[d], z);
       }
     }
     data.formats[cal] = out;

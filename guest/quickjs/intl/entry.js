@@ -1,6 +1,7 @@
-// The guest's Intl: the FormatJS polyfills with the CLDR data of six
-// locales, a Collator backed by the host (golang.org/x/text/collate), and
-// the toLocale* methods, made to give Node 20's output.
+// The guest's Intl: the FormatJS polyfills with the CLDR data of every
+// locale (loaded by locale, on first use), the buddhist and persian
+// calendars, a Collator backed by the host (golang.org/x/text/collate),
+// and the toLocale* methods, made to give Node 20's output.
 //
 // bundle.go turns this module into a script whose completion value is
 // install(native); calling it runs the code below with `native` bound:
@@ -11,8 +12,7 @@
 //     collatorOptions below.
 //   native.timeZone (optional): the default IANA time zone; UTC if absent.
 //
-// The default locale is en-US. Locales other than en-US, en-GB, de-DE,
-// fr-FR, es-ES and ja-JP (and their languages) fall back to it.
+// The default locale is en-US; a locale with no data falls back to it.
 
 /* global native */
 
@@ -36,6 +36,7 @@ import { installCaseMapping } from './casing.js';
 import zones from '@formatjs/intl-datetimeformat/add-all-tz.js';
 import { LOCALES, KINDS, BASES, PLURAL_FNS, COLLATIONS } from 'ptc:intl-index';
 
+import { BuddhistCalendar, PersianCalendar } from '@internationalized/date';
 import { getCanonicalLocales } from '@formatjs/intl-getcanonicallocales';
 import { LookupSupportedLocales, ResolveLocale } from '@formatjs/intl-localematcher';
 import { findIntervalFormat, parseDateTimeSkeleton, replaceDateTimeTokens } from '@formatjs/intl-datetimeformat/polyfill-force.js';
@@ -75,6 +76,25 @@ const Base = {
   DisplayNames: Intl.DisplayNames,
   PluralRules: Intl.PluralRules,
 };
+
+// The calendars besides the Gregorian that some locales default to (th's
+// buddhist, fa's persian: pack.go gives those locales their names and
+// patterns). FormatJS asks a calendar for a day's era, year, month (from
+// 0) and day; @internationalized/date has the arithmetic (ICU's), by
+// Julian day. The era codes are those pack.go names.
+{
+  const MS_PER_DAY = 86400000;
+  const JD_1970 = 2440588; // the Julian day of 1970-01-01
+  const calendar = (name, c) => ({
+    calendar: name,
+    dateFromTime(t) {
+      const d = c.fromJulianDay(Math.floor(t / MS_PER_DAY) + JD_1970);
+      return { era: d.era, year: d.year, month: d.month - 1, day: d.day };
+    },
+  });
+  Base.DateTimeFormat.__addCalendarData(calendar('buddhist', new BuddhistCalendar()), calendar('persian', new PersianCalendar()));
+}
+
 const NK = KINDS.length;
 const LOCALE_INDEX = new Map(LOCALES.map((l, i) => [l, i]));
 // The locales with data, by constructor.

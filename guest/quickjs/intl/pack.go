@@ -97,6 +97,10 @@ func collect(dir string) (*localeData, error) {
 	if err != nil {
 		return nil, err
 	}
+	prefs, err := readCalendarPrefs(dir)
+	if err != nil {
+		return nil, err
+	}
 	for k, kd := range kinds {
 		ddir := filepath.Join(dir, "node_modules", "@formatjs", kd.pkg, "locale-data")
 		ents, err := os.ReadDir(ddir)
@@ -146,6 +150,9 @@ func collect(dir string) (*localeData, error) {
 			switch k {
 			case dateKind:
 				err = refreshDates(dir, locale, v, periods)
+				if err == nil {
+					err = addCalendar(dir, locale, v, prefs)
+				}
 			case relativeKind:
 				err = refreshRelative(dir, locale, v)
 			}
