@@ -477,6 +477,11 @@ add('issue.case.other', `return ['i'.toLocaleUpperCase('en'), 'i'.toLocaleUpperC
 add('issue.case.invalid.throws', `try { 'i'.toLocaleUpperCase('tr_TR'); return 'no error'; } catch (e) { return e.name; }`);
 add('issue.fallback.none', `return ['ru', 'pt-BR', 'zh-CN', 'en-IN', 'ar', 'sw'].map(l => new Intl.NumberFormat(l).resolvedOptions().locale + ' ' + new Intl.DateTimeFormat(l).resolvedOptions().locale);`);
 
+// A currency's name joined to the number by a pattern chosen by the
+// number's plural category (ro: "{0} de {1}" only for other; sw, ceb:
+// the name first but for one), with and without fraction digits.
+add('nf.currency.name.plural', `return ['ro', 'sw', 'ceb'].flatMap(l => [0, 2].map(d => new Intl.NumberFormat(l, {style: 'currency', currency: 'USD', currencyDisplay: 'name', maximumFractionDigits: d, minimumFractionDigits: d})).map(f => [1, 2, 5, 20, 101, 1.5].map(v => f.format(v)).join(' | ')));`);
+
 // Calendars other than the Gregorian: the default of th (buddhist) and of
 // fa, fa-AF and ps (persian), chosen by option or extension, the Persian
 // leap years, eras and stand-alone months, and a calendar the locale has

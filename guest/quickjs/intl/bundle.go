@@ -112,8 +112,32 @@ var lazyData = api.Plugin{
 			js := string(src) + "\nexport { " + strings.Join(dtfInternals, ", ") + " };\n"
 			return api.OnLoadResult{Contents: &js, Loader: api.LoaderJS, ResolveDir: filepath.Dir(a.Path)}, nil
 		})
+		// NumberFormat's currency names: the pattern joining the number
+		// to the name is chosen by the number's plural category, as ICU
+		// does (pack.go's refreshNumbers writes unitPatterns), where
+		// FormatJS takes the other category's for every number.
+		b.OnLoad(api.OnLoadOptions{Filter: `[\\/]intl-numberformat[\\/]polyfill-force\.js$`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
+			src, err := os.ReadFile(a.Path)
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			js := string(src)
+			if strings.Count(js, currencyUnitPattern) != 1 {
+				return api.OnLoadResult{}, fmt.Errorf("%s: the currency name's unit pattern is not read once as expected: has the polyfill changed?", a.Path)
+			}
+			js = strings.Replace(js, currencyUnitPattern, pluralUnitPattern, 1)
+			return api.OnLoadResult{Contents: &js, Loader: api.LoaderJS, ResolveDir: filepath.Dir(a.Path)}, nil
+		})
 	},
 }
+
+// currencyUnitPattern is where the NumberFormat polyfill reads the pattern
+// joining a number to a currency's name; pluralUnitPattern replaces it.
+const (
+	currencyUnitPattern = `const unitPattern = (data.numbers.currency[numberingSystem] || data.numbers.currency[defaultNumberingSystem]).unitPattern;`
+	pluralUnitPattern   = `const currencyFormat = data.numbers.currency[numberingSystem] || data.numbers.currency[defaultNumberingSystem];
+			const unitPattern = currencyFormat.unitPatterns ? selectPlural(pl, numberResult.roundedNumber.times(getPowerOf10(exponent)).toNumber(), currencyFormat.unitPatterns) : currencyFormat.unitPattern;`
+)
 
 // dtfInternals are the functions of the DateTimeFormat polyfill entry.js
 // imports.

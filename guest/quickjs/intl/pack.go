@@ -57,6 +57,7 @@ var kinds = []struct{ name, pkg string }{
 }
 
 const (
+	numberKind   = 0
 	dateKind     = 1
 	relativeKind = 2
 	pluralKind   = 5
@@ -148,6 +149,8 @@ func collect(dir string) (*localeData, error) {
 				return nil, fmt.Errorf("%s/%s: %w", kd.pkg, name, err)
 			}
 			switch k {
+			case numberKind:
+				err = refreshNumbers(dir, locale, v)
 			case dateKind:
 				err = refreshDates(dir, locale, v, periods)
 				if err == nil {
@@ -654,6 +657,106 @@ func refreshRelative(dir, locale string, v any) error {
 				continue
 			}
 			data[unit+width] = entry
+		}
+	}
+	return nil
+}
+
+// refreshNumbers brings a locale's number symbols and currency names (v,
+// as FormatJS's file has it) to CLDR 48, from cldr-numbers-full: each
+// numbering system's symbols the locale's numbers.json lists (fr-CH
+// groups with U+202F, not FormatJS's apostrophe), the patterns joining a
+// number to a currency's name by plural category, and each currency's
+// names by plural category and its symbols (ro's "dolari americani" for
+// every count of 20 and more). What cldr-numbers-full lacks stays
+// FormatJS's.
+func refreshNumbers(dir, locale string, v any) error {
+	base := filepath.Join(dir, "node_modules", "cldr-numbers-full", "main", locale)
+	var numbers struct {
+		Main map[string]struct {
+			Numbers map[string]any `json:"numbers"`
+		} `json:"main"`
+	}
+	var currencies struct {
+		Main map[string]struct {
+			Numbers struct {
+				Currencies map[string]map[string]string `json:"currencies"`
+			} `json:"numbers"`
+		} `json:"main"`
+	}
+	for name, doc := range map[string]any{"numbers.json": &numbers, "currencies.json": &currencies} {
+		b, err := os.ReadFile(filepath.Join(base, name))
+		if os.IsNotExist(err) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := json.Unmarshal(b, doc); err != nil {
+			return fmt.Errorf("cldr-numbers-full %s: %w", name, err)
+		}
+	}
+	data, _ := v.(map[string]any)["data"].(map[string]any)
+	if data == nil {
+		return fmt.Errorf("no data")
+	}
+	if nums, _ := data["numbers"].(map[string]any); nums != nil {
+		symbols, _ := nums["symbols"].(map[string]any)
+		for key, val := range numbers.Main[locale].Numbers {
+			nu, ok := strings.CutPrefix(key, "symbols-numberSystem-")
+			have, _ := symbols[nu].(map[string]any)
+			src, _ := val.(map[string]any)
+			if !ok || have == nil {
+				continue
+			}
+			for k, s := range src {
+				if _, known := have[k]; known {
+					have[k] = s
+				}
+			}
+		}
+		// A currency's name follows the number by a pattern chosen by
+		// plural category (ro: "{0} de {1}" for other, "{0} {1}" for one
+		// and few); FormatJS keeps only the other one, unitPattern.
+		// bundle.go makes the polyfill choose from unitPatterns.
+		currency, _ := nums["currency"].(map[string]any)
+		for key, val := range numbers.Main[locale].Numbers {
+			nu, ok := strings.CutPrefix(key, "currencyFormats-numberSystem-")
+			have, _ := currency[nu].(map[string]any)
+			src, _ := val.(map[string]any)
+			if !ok || have == nil {
+				continue
+			}
+			byCount := map[string]any{}
+			for k, p := range src {
+				if count, ok := strings.CutPrefix(k, "unitPattern-count-"); ok {
+					byCount[count] = p
+				}
+			}
+			if p, ok := byCount["other"]; ok {
+				have["unitPattern"] = p
+				have["unitPatterns"] = byCount
+			}
+		}
+	}
+	have, _ := data["currencies"].(map[string]any)
+	for code, src := range currencies.Main[locale].Numbers.Currencies {
+		c, _ := have[code].(map[string]any)
+		if c == nil {
+			continue
+		}
+		if names, _ := c["displayName"].(map[string]any); names != nil {
+			for k, s := range src {
+				if count, ok := strings.CutPrefix(k, "displayName-count-"); ok {
+					names[count] = s
+				}
+			}
+		}
+		if s, ok := src["symbol"]; ok {
+			c["symbol"] = s
+		}
+		if s, ok := src["symbol-alt-narrow"]; ok {
+			c["narrow"] = s
 		}
 	}
 	return nil
