@@ -117,13 +117,6 @@ func addCalendar(dir, locale string, v any, prefs *calendarPrefs) error {
 	if !ok {
 		return nil
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "node_modules", pkg, "main", locale, "ca-"+cal+".json"))
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
 	type names = map[string]map[string]string
 	var doc struct {
 		Main map[string]struct {
@@ -142,8 +135,8 @@ func addCalendar(dir, locale string, v any, prefs *calendarPrefs) error {
 			} `json:"dates"`
 		} `json:"main"`
 	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return fmt.Errorf("%s: %w", pkg, err)
+	if found, err := readLocaleJSON(dir, pkg, locale, "ca-"+cal+".json", &doc); !found || err != nil {
+		return err
 	}
 	c, ok := doc.Main[locale].Dates.Calendars[cal]
 	if !ok {

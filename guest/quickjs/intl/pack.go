@@ -398,13 +398,6 @@ func ranges(f func(rune) bool) []rune {
 // (Not the interval patterns: FormatJS rejects some of CLDR 48's, en-CA's.) A locale cldr-dates-full lacks
 // keeps FormatJS's data.
 func refreshDates(dir, locale string, v any, periods map[string][]any) error {
-	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "cldr-dates-full", "main", locale, "ca-gregorian.json"))
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
 	var doc struct {
 		Main map[string]struct {
 			Dates struct {
@@ -427,7 +420,7 @@ func refreshDates(dir, locale string, v any, periods map[string][]any) error {
 			} `json:"dates"`
 		} `json:"main"`
 	}
-	if err := json.Unmarshal(b, &doc); err != nil {
+	if found, err := readLocaleJSON(dir, "cldr-dates-full", locale, "ca-gregorian.json", &doc); !found || err != nil {
 		return err
 	}
 	m, ok := doc.Main[locale]
@@ -608,13 +601,6 @@ var relativeUnits = []string{"second", "minute", "hour", "day", "week", "month",
 // future and past patterns by plural category ("{0} gün öncə" in az). A
 // locale or field cldr-dates-full lacks keeps FormatJS's.
 func refreshRelative(dir, locale string, v any) error {
-	b, err := os.ReadFile(filepath.Join(dir, "node_modules", "cldr-dates-full", "main", locale, "dateFields.json"))
-	if os.IsNotExist(err) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
 	var doc struct {
 		Main map[string]struct {
 			Dates struct {
@@ -622,8 +608,8 @@ func refreshRelative(dir, locale string, v any) error {
 			} `json:"dates"`
 		} `json:"main"`
 	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		return fmt.Errorf("dateFields.json: %w", err)
+	if found, err := readLocaleJSON(dir, "cldr-dates-full", locale, "dateFields.json", &doc); !found || err != nil {
+		return err
 	}
 	m, ok := doc.Main[locale]
 	if !ok {
@@ -671,7 +657,6 @@ func refreshRelative(dir, locale string, v any) error {
 // every count of 20 and more). What cldr-numbers-full lacks stays
 // FormatJS's.
 func refreshNumbers(dir, locale string, v any) error {
-	base := filepath.Join(dir, "node_modules", "cldr-numbers-full", "main", locale)
 	var numbers struct {
 		Main map[string]struct {
 			Numbers map[string]any `json:"numbers"`
@@ -685,15 +670,8 @@ func refreshNumbers(dir, locale string, v any) error {
 		} `json:"main"`
 	}
 	for name, doc := range map[string]any{"numbers.json": &numbers, "currencies.json": &currencies} {
-		b, err := os.ReadFile(filepath.Join(base, name))
-		if os.IsNotExist(err) {
-			return nil
-		}
-		if err != nil {
+		if found, err := readLocaleJSON(dir, "cldr-numbers-full", locale, name, doc); !found || err != nil {
 			return err
-		}
-		if err := json.Unmarshal(b, doc); err != nil {
-			return fmt.Errorf("cldr-numbers-full %s: %w", name, err)
 		}
 	}
 	data, _ := v.(map[string]any)["data"].(map[string]any)
@@ -760,4 +738,21 @@ func refreshNumbers(dir, locale string, v any) error {
 		}
 	}
 	return nil
+}
+
+// readLocaleJSON decodes a locale's file of a CLDR package (node_modules/
+// PKG/main/LOCALE/FILE) into doc. A file the package lacks is not found
+// and no error: the locale keeps FormatJS's data.
+func readLocaleJSON(dir, pkg, locale, file string, doc any) (found bool, err error) {
+	b, err := os.ReadFile(filepath.Join(dir, "node_modules", pkg, "main", locale, file))
+	if os.IsNotExist(err) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	if err := json.Unmarshal(b, doc); err != nil {
+		return false, fmt.Errorf("%s %s/%s: %w", pkg, locale, file, err)
+	}
+	return true, nil
 }
