@@ -497,6 +497,7 @@ add('cal.fa.era', `return [new Intl.DateTimeFormat('fa', {era: 'long', year: 'nu
 add('cal.fa.gregory', `return [new Intl.DateTimeFormat('fa', {calendar: 'gregory', dateStyle: 'long'}).format(${D}), new Intl.DateTimeFormat('fa-u-ca-gregory').resolvedOptions().calendar];`);
 add('cal.fa-AF', `return [new Intl.DateTimeFormat('fa-AF', {dateStyle: 'long'}).format(${D}), new Intl.DateTimeFormat('fa-AF').resolvedOptions().calendar];`);
 add('cal.ps', `return [new Intl.DateTimeFormat('ps', {dateStyle: 'medium'}).format(${D}), new Intl.DateTimeFormat('ps-PK', {dateStyle: 'medium'}).format(${D}), new Intl.DateTimeFormat('ps').resolvedOptions().calendar];`);
+add('cal.weekday.time', `return ['fa', 'ps'].map(l => [{weekday: 'short', hour: 'numeric', minute: 'numeric'}, {weekday: 'long', hour: 'numeric'}, {weekday: 'short', day: 'numeric', hour: 'numeric', minute: 'numeric'}].map(o => new Intl.DateTimeFormat(l, o).format(${D2})).join(' | '));`);
 add('cal.other.locales', `return ['en-TH', 'fa-US', 'th-US', 'en-IR', 'ar-SA'].map(l => new Intl.DateTimeFormat(l).resolvedOptions().calendar);`);
 add('cal.en.buddhist', `return [new Intl.DateTimeFormat('en-u-ca-buddhist', {dateStyle: 'medium'}).format(${D}), new Intl.DateTimeFormat('en', {calendar: 'persian', dateStyle: 'medium'}).format(${D})];`);
 

@@ -154,6 +154,9 @@ func addCalendar(dir, locale string, v any, prefs *calendarPrefs) error {
 		out := map[string]any{}
 		for _, w := range widths {
 			m := src[w[1]]
+			if len(m) != 12 {
+				return nil, fmt.Errorf("%s: %s: %d %s month names, want 12", pkg, locale, len(m), w[1])
+			}
 			list := make([]any, len(m))
 			for i := range list {
 				name, ok := m[fmt.Sprint(i+1)]

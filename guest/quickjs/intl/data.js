@@ -130,8 +130,10 @@ function patchDateTimeFormat(locale, data) {
     cd.dateTimeFormat ??= glues;
     cd.intervalFormats ??= data.intervalFormats;
     const out = { ...own };
+    // Times, alone or with only a weekday (EHm: "E H:mm"), are the
+    // Gregorian's.
     for (const k of Object.keys(greg)) {
-      if (SKELETON.test(k) && TIME_FIELDS.test(k) && !DATE_FIELDS.test(k)) out[k] = greg[k];
+      if (SKELETON.test(k) && TIME_FIELDS.test(k) && !DATE_FIELDS.test(k.replace(/[Ec]/g, ''))) out[k] = greg[k];
     }
     // ICU's pattern generator also matches the date styles by their
     // skeletons (fa's full "y MMMM d, EEEE" for a long weekday, year, month
