@@ -230,6 +230,10 @@ tzEdge('LordHowe', 'Australia/Lord_Howe', ['Date.UTC(2024, 0, 1, 12, 0)', 'Date.
 add('dtf.tzName.long.NewYork', `return ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'ja-JP'].map(l => new Intl.DateTimeFormat(l, {timeZoneName: 'long', timeZone: 'America/New_York'}).format(${D2}));`);
 add('dtf.tzName.short.Berlin', `return ['en-US', 'en-GB', 'de-DE', 'fr-FR', 'es-ES', 'ja-JP'].map(l => new Intl.DateTimeFormat(l, {timeZoneName: 'short', timeZone: 'Europe/Berlin'}).format(${D}));`);
 add('dtf.tzName.longOffset', `return new Intl.DateTimeFormat('en-US', {timeZoneName: 'longOffset', timeZone: 'America/New_York'}).format(${D2});`);
+add('dtf.timeZone.names', `return ['Africa/Asmara', 'Asia/Kolkata', 'asia/calcutta', 'America/Argentina/Buenos_Aires', 'Europe/Kyiv', 'UTC', 'Etc/UTC', 'etc/gmt', 'GMT', 'Etc/GMT0', 'Zulu', 'Etc/GMT+5', 'US/Pacific', 'Africa/Accra', 'Asia/Ho_Chi_Minh', 'America/Indiana/Indianapolis', 'Antarctica/South_Pole', 'Asia/Chongqing', 'EST5EDT', 'Factory', 'Etc/Unknown', '+05:00', '-0800', 'GMT+5', 'Mars/Olympus', ''].map(z => { try { return z + ' ' + new Intl.DateTimeFormat('en', {timeZone: z}).resolvedOptions().timeZone; } catch (e) { return z + ' ' + e.name + ': ' + e.message; } });`);
+add('dtf.timeZone.every', `const f = (z) => new Intl.DateTimeFormat('en-US', {timeZone: z, hour: 'numeric', minute: 'numeric', hourCycle: 'h23'}); return Intl.supportedValuesOf('timeZone').map(z => z + ' ' + f(z).format(Date.UTC(2024, 0, 15, 12)) + ' ' + f(z).format(Date.UTC(2024, 6, 15, 12)));`);
+add('dtf.timeZone.toLocaleString', `return [new Date(Date.UTC(2024, 0, 15, 12)).toLocaleString('en-US', {timeZone: 'GMT'}), new Date(Date.UTC(2024, 0, 15, 12)).toLocaleTimeString('en-GB', {timeZone: 'Asia/Kolkata', timeZoneName: 'short'})];`);
+add('dtf.weekday.standAlone', `return ['fi', 'de', 'de-AT', 'lv', 'tk', 'os', 'cy', 'fo', 'ml', 'km', 'nn', 'xh', 'mn', 'yo', 'lb', 'smn', 'az', 'es-PY'].map(l => [l, ...[{weekday: 'long'}, {weekday: 'short'}, {weekday: 'narrow'}, {weekday: 'short', day: 'numeric', month: 'numeric'}, {weekday: 'long', day: 'numeric', month: 'long', year: 'numeric'}, {dateStyle: 'full'}].map(o => new Intl.DateTimeFormat(l, {...o, timeZone: 'UTC'}).format(${D})), new Intl.DateTimeFormat(l, {weekday: 'long', timeZone: 'UTC'}).formatRange(${D}, ${D}.getTime() + 2 * 864e5)].join(' | '));`);
 add('dtf.tzName.generic', `return ['shortGeneric', 'longGeneric'].map(n => new Intl.DateTimeFormat('en-US', {timeZoneName: n, timeZone: 'America/Los_Angeles'}).format(${D2}));`);
 add('dtf.tz.UTC.names', `return ['short', 'long'].map(n => new Intl.DateTimeFormat('en-US', {timeZoneName: n, timeZone: 'UTC'}).format(${D2}));`);
 add('dtf.tz.alias', `return new Intl.DateTimeFormat('en-US', {timeZone: 'US/Pacific'}).resolvedOptions().timeZone;`);
@@ -280,6 +284,7 @@ add('pr.ordinal.resolvedOptions', `return new Intl.PluralRules('en-GB', {type: '
 add('pr.fr.compact', `return [1e6, 1.5e6].map(n => new Intl.PluralRules('fr-FR').select(n));`);
 add('pr.default', `return new Intl.PluralRules().resolvedOptions().locale;`);
 add('pr.supportedLocalesOf', `return Intl.PluralRules.supportedLocalesOf(['fr-FR', 'de-DE']);`);
+add('pr.locale.ownRules', `return ['pt-AO', 'pt-PT-u-nu-latn', 'kok-Latn-IN', 'en-GB', 'sr-Latn', 'zz'].map(l => { const p = new Intl.PluralRules(l); return p.resolvedOptions().locale + ' ' + p.select(0); });`);
 add('pr.selectRange', `return new Intl.PluralRules('en-US').selectRange(1, 2);`);
 
 // ---- RelativeTimeFormat -------------------------------------------------
@@ -311,6 +316,7 @@ for (const loc of LOCALES) {
 }
 add('lf.default', `return new Intl.ListFormat().format(['a', 'b', 'c']);`);
 add('lf.es.y.e', `return [new Intl.ListFormat('es-ES').format(['agua', 'hielo']), new Intl.ListFormat('es-ES', {type: 'disjunction'}).format(['siete', 'ocho'])];`);
+add('lf.he.vav', `return ['long', 'short', 'narrow'].flatMap(style => ['conjunction', 'disjunction', 'unit'].map(type => { const lf = new Intl.ListFormat('he', {style, type}); return [lf.format(['A', 'B']), lf.format(['\u05d0', '\u05d1', '1']), lf.format(['x', '', '\u05d0']), JSON.stringify(lf.formatToParts(['a', 'b']))].join(' | '); }));`);
 add('lf.iterable', `return new Intl.ListFormat('en-GB').format(new Set(['x', 'y', 'z']));`);
 add('lf.nonString.throws', `try { new Intl.ListFormat('en-US').format([1, 2]); return 'no error'; } catch (e) { return e.name; }`);
 add('lf.supportedLocalesOf', `return Intl.ListFormat.supportedLocalesOf(['fr-FR', 'en-GB']);`);

@@ -17,5 +17,5 @@ esac
 command -v npm >/dev/null || { echo "intl: npm is required (Node 20)" >&2; exit 1; }
 (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 mkdir -p "$(dirname "$out")"
-(cd "$root" && go run ./guest/quickjs/intl/bundle.go ./guest/quickjs/intl/pack.go ./guest/quickjs/intl/calendars.go "$out")
+(cd "$root" && go run ./guest/quickjs/intl/bundle.go ./guest/quickjs/intl/pack.go ./guest/quickjs/intl/calendars.go ./guest/quickjs/intl/ids.go "$out")
 echo "intl: wrote $out ($(wc -c <"$out") bytes)"

@@ -99,6 +99,8 @@ var lazyData = api.Plugin{
 		// entry.js parses date formats on demand with the polyfill's own
 		// functions (see lazyFormats there): the polyfill is loaded as it
 		// is, with an export of those functions appended.
+		// It also writes a pattern's stand-alone weekday (c) with the
+		// stand-alone names (see standAloneWeekday).
 		b.OnLoad(api.OnLoadOptions{Filter: `[\\/]intl-datetimeformat[\\/]polyfill-force\.js$`}, func(a api.OnLoadArgs) (api.OnLoadResult, error) {
 			src, err := os.ReadFile(a.Path)
 			if err != nil {
@@ -109,7 +111,11 @@ var lazyData = api.Plugin{
 					return api.OnLoadResult{}, fmt.Errorf("%s: no function %s: has the polyfill changed?", a.Path, fn)
 				}
 			}
-			js := string(src) + "\nexport { " + strings.Join(dtfInternals, ", ") + " };\n"
+			js, err := standAloneWeekday(string(src))
+			if err != nil {
+				return api.OnLoadResult{}, fmt.Errorf("%s: %w", a.Path, err)
+			}
+			js += "\nexport { " + strings.Join(dtfInternals, ", ") + " };\n"
 			return api.OnLoadResult{Contents: &js, Loader: api.LoaderJS, ResolveDir: filepath.Dir(a.Path)}, nil
 		})
 		// NumberFormat's currency names: the pattern joining the number
@@ -138,6 +144,37 @@ const (
 	pluralUnitPattern   = `const currencyFormat = data.numbers.currency[numberingSystem] || data.numbers.currency[defaultNumberingSystem];
 			const unitPattern = currencyFormat.unitPatterns ? selectPlural(pl, numberResult.roundedNumber.times(getPowerOf10(exponent)).toNumber(), currencyFormat.unitPatterns) : currencyFormat.unitPattern;`
 )
+
+// standAloneWeekday makes the DateTimeFormat polyfill tell a pattern's
+// stand-alone weekday (c: Finnish "sunnuntai" alone, "sunnuntaina" in a
+// date) from its format weekday (E), as ICU does: the pattern parser
+// writes c as {weekdayStandalone}, formatted with the locale data's
+// weekdayStandalone names (pack.go's refreshDates adds them where CLDR's
+// differ from the format names) and otherwise counted as the weekday.
+func standAloneWeekday(js string) (string, error) {
+	for _, r := range []struct{ old, new string }{
+		// The parser's c (the last weekday case, before a's).
+		{`return "{weekday}";
+		case "a":`, `return "{weekdayStandalone}";
+		case "a":`},
+		// Whether a month is stand-alone.
+		{`part.type === "weekday" || part.type === "era"`, `part.type === "weekday" || part.type === "weekdayStandalone" || part.type === "era"`},
+		// The range's largest differing field.
+		{`const field = part.type === "weekday" ? "day"`, `const field = part.type === "weekday" || part.type === "weekdayStandalone" ? "day"`},
+		// Formatting.
+		{`} else if (DATE_TIME_PROPS.indexOf(p) > -1) {`, `} else if (p === "weekdayStandalone") result.push({
+			type: "weekday",
+			value: (dataLocaleData.weekdayStandalone || dataLocaleData.weekday)[internalSlots.weekday][tm.weekday]
+		});
+		else if (DATE_TIME_PROPS.indexOf(p) > -1) {`},
+	} {
+		if strings.Count(js, r.old) != 1 {
+			return "", fmt.Errorf("stand-alone weekday: %q is not there once: has the polyfill changed?", r.old)
+		}
+		js = strings.Replace(js, r.old, r.new, 1)
+	}
+	return js, nil
+}
 
 // dtfInternals are the functions of the DateTimeFormat polyfill entry.js
 // imports.

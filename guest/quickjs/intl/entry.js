@@ -34,7 +34,7 @@ import './data.js';
 import { installCaseMapping } from './casing.js';
 
 import zones from '@formatjs/intl-datetimeformat/add-all-tz.js';
-import { LOCALES, KINDS, BASES, PLURAL_FNS, COLLATIONS } from 'ptc:intl-index';
+import { LOCALES, KINDS, BASES, PLURAL_FNS, COLLATIONS, TIME_ZONES, CURRENCIES } from 'ptc:intl-index';
 
 import { BuddhistCalendar, PersianCalendar } from '@internationalized/date';
 import { getCanonicalLocales } from '@formatjs/intl-getcanonicallocales';
@@ -247,12 +247,27 @@ function lazyFormats(data) {
     let list;
     Object.defineProperty(formats, cal, {
       enumerable: true,
-      get: () => (list ??= Object.entries(data.formats[cal]).map(([skeleton, pattern]) => lazyFormat(skeleton, pattern, intervals))),
+      get: () => (list ??= withoutStandAloneTwins(Object.entries(data.formats[cal]).map(([skeleton, pattern]) => lazyFormat(skeleton, pattern, intervals)))),
     });
   }
   Object.defineProperty(formats, 'iso8601', { enumerable: true, get: () => formats.gregory });
   return formats;
 }
+
+// withoutStandAloneTwins drops the formats whose skeleton has a stand-alone
+// weekday (c) where another has the same fields with a format weekday (E),
+// of any width: ICU's pattern generator scores a c against the E a request
+// asks for as a worse match than a width to adjust, so fi's {weekday:
+// 'long', year, month: 'long', day} takes "E d. MMMM y" (sunnuntaina), not
+// "cccc d. MMMM y" (sunnuntai), while a date style keeps its c.
+function withoutStandAloneTwins(list) {
+  const standAlone = (f) => /c/.test(f.skeleton.replace(/'[^']*'/g, ''));
+  if (!list.some(standAlone)) return list;
+  const fields = (f) => DTF_SKELETON_FIELDS.map((k) => (k === 'weekday' ? f.weekday !== undefined : f[k])).join();
+  const withE = new Set(list.filter((f) => !standAlone(f)).map(fields));
+  return list.filter((f) => !standAlone(f) || !withE.has(fields(f)));
+}
+const DTF_SKELETON_FIELDS = ['weekday', 'era', 'year', 'month', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'fractionalSecondDigits', 'timeZoneName', 'hour12'];
 
 // lazyFormat has the properties FormatJS's parsed format has, in the same
 // order; those needing the full parse are getters.
@@ -271,8 +286,9 @@ function lazyFormat(skeleton, pattern, intervals) {
   return f;
 }
 
-// lazy puts a constructor in front of FormatJS's that loads data first.
-function lazy(name, callable) {
+// lazy puts a constructor in front of FormatJS's that loads data first;
+// init, when given, makes the instance from the canonical locales.
+function lazy(name, callable, init) {
   const B = Base[name];
   const C = {
     [name]: function (locales, options) {
@@ -282,6 +298,7 @@ function lazy(name, callable) {
       }
       const requested = Intl.getCanonicalLocales(locales);
       ensure(name, requested);
+      if (init !== undefined) return init(B, requested, options, new.target);
       return Reflect.construct(B, [requested, options], new.target);
     },
   }[name];
@@ -303,16 +320,90 @@ function lazy(name, callable) {
   return C;
 }
 
+// ---- supportedValuesOf: time zones and currencies as ICU lists them ------------
+// The canonical IDs of the zones with a location (not Etc/*, not UTC),
+// and the currencies CLDR says are legal tender today; FormatJS lists every
+// currency its English data names (historic ones too) and its zones by
+// their tzdata targets.
+{
+  const supportedValuesOf = Intl.supportedValuesOf;
+  methods(Intl, {
+    supportedValuesOf(key) {
+      const k = String(key);
+      if (k === 'timeZone') return TIME_ZONES.split('|').map((l) => l.split(' ', 1)[0]).filter((z) => z !== 'UTC' && !z.startsWith('Etc/'));
+      if (k === 'currency') return CURRENCIES.slice();
+      return supportedValuesOf(key);
+    },
+  });
+  Object.defineProperty(Intl.supportedValuesOf, 'length', { value: 1 });
+}
+
+// ---- Time zones as ICU names them --------------------------------------------
+// V8 accepts the time zone names CLDR's BCP 47 data lists, in any case,
+// and reports each by its entry's canonical ID (Asia/Kolkata as
+// Asia/Calcutta, Etc/GMT as UTC; TIME_ZONES, see ids.go); anything else,
+// an offset like +05:00 included, is a RangeError. FormatJS follows its
+// own tzdata links (Africa/Asmara to Africa/Nairobi) and rejects GMT, so
+// it is given a name of the zone it has data for, and resolvedOptions
+// reports the canonical ID.
+
+let zoneIndex;
+// zoneIDs maps each upper-cased name to [canonical ID, name FormatJS
+// knows].
+function zoneIDs() {
+  if (zoneIndex !== undefined) return zoneIndex;
+  ensureZones();
+  zoneIndex = new Map();
+  for (const line of TIME_ZONES.split('|')) {
+    const names = line.split(' ');
+    const id = names[0];
+    const known = id === 'UTC' ? 'UTC' : names.find((n) => Object.hasOwn(Base.DateTimeFormat.tzData, n)) ?? id;
+    for (const n of names) zoneIndex.set(n.toUpperCase(), [id, known]);
+  }
+  return zoneIndex;
+}
+
+// zoneOf holds each DateTimeFormat's canonical time zone ID; undefined
+// for the default zone.
+const zoneOf = new WeakMap();
+
+// zoneOption returns the options to give FormatJS and the canonical ID of
+// the time zone asked for (undefined when none was).
+function zoneOption(options) {
+  if (options === undefined || options === null) return [options, undefined];
+  const o = Object(options);
+  const tz = o.timeZone;
+  if (tz === undefined) return [options, undefined];
+  const name = String(tz);
+  const ids = zoneIDs().get(name.toUpperCase());
+  if (ids === undefined) throw new RangeError(`Invalid time zone specified: ${name}`);
+  return [Object.create(o, { timeZone: { value: ids[1], enumerable: true } }), ids[0]];
+}
+
+let defaultZone;
+function defaultZoneID() {
+  if (defaultZone === undefined) {
+    const name = typeof native.timeZone === 'string' && native.timeZone !== '' ? native.timeZone : 'UTC';
+    defaultZone = (zoneIDs().get(name.toUpperCase()) ?? ['UTC'])[0];
+  }
+  return defaultZone;
+}
+
 // ---- Defaults ------------------------------------------------------------
 
 for (const C of Object.values(Base)) C.__defaultLocale = DEFAULT_LOCALE;
 if (typeof native.timeZone === 'string' && native.timeZone !== '') {
-  ensureZones();
-  Base.DateTimeFormat.__setDefaultTimeZone(native.timeZone);
+  const ids = zoneIDs().get(native.timeZone.toUpperCase());
+  Base.DateTimeFormat.__setDefaultTimeZone(ids === undefined ? native.timeZone : ids[1]);
 }
 
 const NumberFormat = lazy('NumberFormat', true);
-const DateTimeFormat = lazy('DateTimeFormat', true);
+const DateTimeFormat = lazy('DateTimeFormat', true, (B, requested, options, newTarget) => {
+  const [opts, zone] = zoneOption(options);
+  const dtf = Reflect.construct(B, [requested, opts], newTarget);
+  zoneOf.set(dtf, zone);
+  return dtf;
+});
 lazy('RelativeTimeFormat', false);
 const ListFormat = lazy('ListFormat', false);
 lazy('DisplayNames', false);
@@ -607,11 +698,21 @@ function fastParts(p, x) {
 }
 
 // ---- PluralRules: resolvedOptions as V8 11 (Node 20) gives them ----------
-// The locale is the language whose rules apply ("en" for en-GB), or the
-// default when none was requested or none matched; categories are sorted
-// with "other" last; no notation or rounding options.
+// The locale is the one whose rules apply: the longest prefix of the
+// matched locale with rules of its own ("en" for en-GB, "pt-PT" and
+// "kok-Latn" for themselves), or the default when none was requested or
+// none matched; categories are sorted with "other" last; no notation or
+// rounding options.
 
 {
+  const pluralLocale = (tag) => {
+    const parts = tag.split('-u-')[0].split('-');
+    for (let n = parts.length; n > 1; n--) {
+      const l = parts.slice(0, n).join('-');
+      if (AVAILABLE.PluralRules.includes(l)) return l;
+    }
+    return parts[0];
+  };
   const B = PluralRules;
   const resolved = B.prototype.resolvedOptions;
   const matched = new WeakMap();
@@ -640,7 +741,7 @@ function fastParts(p, x) {
   methods(B.prototype, {
     resolvedOptions() {
       const o = resolved.call(this);
-      const out = { locale: matched.get(this) ? o.locale.split('-')[0] : DEFAULT_LOCALE, type: o.type };
+      const out = { locale: matched.get(this) ? pluralLocale(o.locale) : DEFAULT_LOCALE, type: o.type };
       out.minimumIntegerDigits = o.minimumIntegerDigits;
       const sig = o.minimumSignificantDigits !== undefined;
       if (sig) {
@@ -702,16 +803,9 @@ function fastParts(p, x) {
 // ---- DateTimeFormat --------------------------------------------------------
 // V8 (and so Node 20) writes U+202F NARROW NO-BREAK SPACE as a plain space
 // in format() and toLocale*String(), for compatibility with older output;
-// formatToParts and formatRange keep it. Two more corrections apply to the
-// parts: German has a stand-alone abbreviated weekday without the dot
-// ("Mi" alone, "Mi., 25." in a date) that FormatJS's data lacks, and
-// FormatJS writes a longOffset zone as a short one ("GMT-5", not
+// formatToParts and formatRange keep it. One more correction applies to the
+// parts: FormatJS writes a longOffset zone as a short one ("GMT-5", not
 // "GMT-05:00").
-
-const STANDALONE_WEEKDAY_SHORT = {
-  de: { 'So.': 'So', 'Mo.': 'Mo', 'Di.': 'Di', 'Mi.': 'Mi', 'Do.': 'Do', 'Fr.': 'Fr', 'Sa.': 'Sa' },
-};
-const DTF_FIELDS = ['era', 'year', 'month', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'fractionalSecondDigits', 'timeZoneName'];
 
 function longOffset(v) {
   const m = /^(.*?)([+\-\u2212])(\d{1,2})(?::(\d{2}))?$/.exec(v);
@@ -729,17 +823,11 @@ function longOffset(v) {
   const partsFix = (dtf) => {
     let fix = fixes.get(dtf);
     if (fix !== undefined) return fix;
-    const o = resolved.call(dtf);
-    const names = o.weekday === 'short' && !DTF_FIELDS.some((f) => o[f] !== undefined)
-      ? STANDALONE_WEEKDAY_SHORT[o.locale.split('-')[0]]
-      : undefined;
-    const offset = o.timeZoneName === 'longOffset';
     fix = null;
-    if (names !== undefined || offset) {
+    if (resolved.call(dtf).timeZoneName === 'longOffset') {
       fix = (parts) => {
         for (const p of parts) {
-          if (names !== undefined && p.type === 'weekday' && names[p.value] !== undefined) p.value = names[p.value];
-          else if (offset && p.type === 'timeZoneName') p.value = longOffset(p.value);
+          if (p.type === 'timeZoneName') p.value = longOffset(p.value);
         }
         return parts;
       };
@@ -771,45 +859,56 @@ function longOffset(v) {
       const fix = partsFix(this);
       return fix === null ? parts : fix(parts);
     },
+    resolvedOptions() {
+      const o = resolved.call(this);
+      o.timeZone = zoneOf.get(this) ?? defaultZoneID();
+      return o;
+    },
   });
   Object.defineProperty(proto.formatToParts, 'length', { value: 1 });
 }
 
-// ---- ListFormat: Spanish y/e and o/u -----------------------------------------
+// ---- ListFormat: Spanish y/e and o/u, Hebrew ו/ו- ------------------------------
 // ICU writes "e" for "y" before a word starting with an i sound ("i", "hi"
 // not followed by a vowel a or e) and "u" for "o" before an o sound ("o",
-// "ho", "8", "11"); CLDR's patterns cannot say so, and FormatJS does not.
+// "ho", "8", "11"); and Hebrew "and" (ו, joined to its word) as "ו-"
+// before a word that does not start with a Hebrew letter ("A ו-B"). CLDR's
+// patterns cannot say so, and FormatJS does not.
 
 {
   const proto = ListFormat.prototype;
   const formatToParts = proto.formatToParts;
-  const spanish = new WeakMap();
-  const isSpanish = (lf) => {
-    let s = spanish.get(lf);
-    if (s === undefined) {
-      s = proto.resolvedOptions.call(lf).locale.split('-')[0] === 'es';
-      spanish.set(lf, s);
-    }
-    return s;
+  const fixSpanish = (p, next) => {
+    if (p.value === ' y ' && /^(i|hi$|hi[^ae])/i.test(next)) p.value = ' e ';
+    else if (p.value === ' o ' && /^(o|ho|8|11$)/i.test(next)) p.value = ' u ';
   };
-  const fixSpanish = (parts) => {
+  const fixHebrew = (p, next) => {
+    if (p.value === ' \u05d5' && next !== '' && !/^\p{Script=Hebrew}/u.test(next)) p.value = ' \u05d5-';
+  };
+  const fixers = { es: fixSpanish, he: fixHebrew };
+  const fixerOf = new WeakMap();
+  const fixer = (lf) => {
+    let f = fixerOf.get(lf);
+    if (f === undefined) {
+      f = fixers[proto.resolvedOptions.call(lf).locale.split('-')[0]] ?? null;
+      fixerOf.set(lf, f);
+    }
+    return f;
+  };
+  const fix = (lf, parts) => {
+    const f = fixer(lf);
+    if (f === null) return parts;
     for (let i = 0; i + 1 < parts.length; i++) {
-      const p = parts[i];
-      if (p.type !== 'literal' || parts[i + 1].type !== 'element') continue;
-      const next = parts[i + 1].value;
-      if (p.value === ' y ' && /^(i|hi$|hi[^ae])/i.test(next)) p.value = ' e ';
-      else if (p.value === ' o ' && /^(o|ho|8|11$)/i.test(next)) p.value = ' u ';
+      if (parts[i].type === 'literal' && parts[i + 1].type === 'element') f(parts[i], parts[i + 1].value);
     }
     return parts;
   };
   methods(proto, {
     format(list) {
-      const parts = formatToParts.call(this, list);
-      return (isSpanish(this) ? fixSpanish(parts) : parts).map((p) => p.value).join('');
+      return fix(this, formatToParts.call(this, list)).map((p) => p.value).join('');
     },
     formatToParts(list) {
-      const parts = formatToParts.call(this, list);
-      return isSpanish(this) ? fixSpanish(parts) : parts;
+      return fix(this, formatToParts.call(this, list));
     },
   });
   Object.defineProperty(proto.format, 'length', { value: 1 });

@@ -76,6 +76,10 @@ type localeData struct {
 	// pluralFns are the distinct plural rule functions (source); a plural
 	// entry's data.fn is an index into them.
 	pluralFns []string
+	// timeZones are the time zone IDs ICU knows (see timeZoneIDs);
+	// currencies the current ones (see currentCurrencies).
+	timeZones  string
+	currencies []string
 }
 
 var (
@@ -100,6 +104,12 @@ func collect(dir string) (*localeData, error) {
 	}
 	prefs, err := readCalendarPrefs(dir)
 	if err != nil {
+		return nil, err
+	}
+	if d.timeZones, err = timeZoneIDs(dir); err != nil {
+		return nil, err
+	}
+	if d.currencies, err = currentCurrencies(dir); err != nil {
 		return nil, err
 	}
 	for k, kd := range kinds {
@@ -325,8 +335,9 @@ const indexModule = "ptc:intl-index"
 
 // indexPlugin serves the index of the pack to entry.js: LOCALES, KINDS,
 // BASES (see localeData), PLURAL_FNS, the Unicode properties the
-// locale-sensitive case mapping needs (casing.js), and COLLATIONS, the
-// tags golang.org/x/text/collate (the host's Collator) has tailorings for.
+// locale-sensitive case mapping needs (casing.js), COLLATIONS, the
+// tags golang.org/x/text/collate (the host's Collator) has tailorings for,
+// TIME_ZONES and CURRENCIES (ids.go).
 func (d *localeData) indexPlugin() api.Plugin {
 	return api.Plugin{
 		Name: "intl-index",
@@ -369,6 +380,8 @@ func (d *localeData) indexJS() string {
 		}
 	}
 	fmt.Fprintf(&b, "export const COLLATIONS = %s;\n", mustJSON(coll))
+	fmt.Fprintf(&b, "export const TIME_ZONES = %s;\n", mustJSON(d.timeZones))
+	fmt.Fprintf(&b, "export const CURRENCIES = %s.split(' ');\n", mustJSON(strings.Join(d.currencies, " ")))
 	return b.String()
 }
 
@@ -415,6 +428,7 @@ func refreshDates(dir, locale string, v any, periods map[string][]any) error {
 						DayPeriods struct {
 							Format map[string]map[string]string `json:"format"`
 						} `json:"dayPeriods"`
+						Days map[string]map[string]map[string]string `json:"days"`
 					} `json:"gregorian"`
 				} `json:"calendars"`
 			} `json:"dates"`
@@ -476,6 +490,9 @@ func refreshDates(dir, locale string, v any, periods map[string][]any) error {
 		}
 	}
 	refreshDayPeriods(locale, data, g.DayPeriods.Format, periods)
+	if names := standAloneWeekdays(g.Days); names != nil {
+		data["weekdayStandalone"] = names
+	}
 	formats, _ := data["formats"].(map[string]any)
 	greg, _ := formats["gregory"].(map[string]any)
 	for sk, p := range dtf.AvailableFormats {
@@ -486,6 +503,34 @@ func refreshDates(dir, locale string, v any, periods map[string][]any) error {
 		}
 	}
 	return nil
+}
+
+// standAloneWeekdays returns a locale's stand-alone weekday names by
+// FormatJS's widths (narrow, short, long; Sunday first) when CLDR's differ
+// from the format names in some width ("sunnuntai" against "sunnuntaina"
+// in fi, "So" against "So." in de), else nil. bundle.go's
+// standAloneWeekday writes them for a pattern's c.
+func standAloneWeekdays(days map[string]map[string]map[string]string) map[string]any {
+	keys := []string{"sun", "mon", "tue", "wed", "thu", "fri", "sat"}
+	out := map[string]any{}
+	differ := false
+	for _, w := range [][2]string{{"narrow", "narrow"}, {"short", "abbreviated"}, {"long", "wide"}} {
+		format, alone := days["format"][w[1]], days["stand-alone"][w[1]]
+		names := make([]any, len(keys))
+		for i, k := range keys {
+			f, a := format[k], alone[k]
+			if f == "" || a == "" {
+				return nil
+			}
+			names[i] = a
+			differ = differ || a != f
+		}
+		out[w[0]] = names
+	}
+	if !differ {
+		return nil
+	}
+	return out
 }
 
 // refreshDayPeriods sets a locale's day periods to CLDR 48's: a's AM and
