@@ -3,7 +3,7 @@
 // Command bundle turns entry.js and the FormatJS polyfills installed in
 // node_modules (by build.sh: npm ci) into the guest's Intl script.
 //
-//	go run guest/quickjs/intl/bundle.go guest/quickjs/intl/pack.go guest/quickjs/intl/calendars.go OUT
+//	go run guest/quickjs/intl/bundle.go guest/quickjs/intl/pack.go guest/quickjs/intl/calendars.go guest/quickjs/intl/ids.go OUT
 //
 // The script's completion value is a function install(native): evaluating
 // the script defines nothing; calling the function installs Intl and the
@@ -32,7 +32,7 @@ const param = "native"
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: go run guest/quickjs/intl/bundle.go guest/quickjs/intl/pack.go guest/quickjs/intl/calendars.go OUT")
+		fmt.Fprintln(os.Stderr, "usage: go run guest/quickjs/intl/bundle.go guest/quickjs/intl/pack.go guest/quickjs/intl/calendars.go guest/quickjs/intl/ids.go OUT")
 		os.Exit(2)
 	}
 	dir := sourceDir()
