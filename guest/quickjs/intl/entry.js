@@ -247,25 +247,32 @@ function lazyFormats(data) {
     let list;
     Object.defineProperty(formats, cal, {
       enumerable: true,
-      get: () => (list ??= withoutStandAloneTwins(Object.entries(data.formats[cal]).map(([skeleton, pattern]) => lazyFormat(skeleton, pattern, intervals)))),
+      get: () => (list ??= asGenerated(Object.entries(data.formats[cal]).map(([skeleton, pattern]) => lazyFormat(skeleton, pattern, intervals)))),
     });
   }
   Object.defineProperty(formats, 'iso8601', { enumerable: true, get: () => formats.gregory });
   return formats;
 }
 
-// withoutStandAloneTwins drops the formats whose skeleton has a stand-alone
-// weekday (c) where another has the same fields with a format weekday (E),
-// of any width: ICU's pattern generator scores a c against the E a request
+// asGenerated drops the formats ICU's pattern generator would not choose
+// from. A date style's pattern (keyed by itself, "EEEE, d MMMM y") gives
+// way to the locale's skeleton with the same fields ("yMMMMEEEEd": "EEEE
+// d MMMM y" in en-AU), which overrides it in ICU. A skeleton with a
+// stand-alone weekday (c) gives way to one with the same fields and a
+// format weekday (E) of any width: ICU scores a c against the E a request
 // asks for as a worse match than a width to adjust, so fi's {weekday:
 // 'long', year, month: 'long', day} takes "E d. MMMM y" (sunnuntaina), not
-// "cccc d. MMMM y" (sunnuntai), while a date style keeps its c.
-function withoutStandAloneTwins(list) {
+// "cccc d. MMMM y" (sunnuntai); dateStyle full keeps its c.
+function asGenerated(list) {
+  const isSkeleton = (f) => /^[A-Za-z]+$/.test(f.skeleton);
+  const fields = (f) => DTF_SKELETON_FIELDS.map((k) => f[k]).join();
+  const skeletons = new Set(list.filter(isSkeleton).map(fields));
+  list = list.filter((f) => isSkeleton(f) || !skeletons.has(fields(f)));
   const standAlone = (f) => /c/.test(f.skeleton.replace(/'[^']*'/g, ''));
   if (!list.some(standAlone)) return list;
-  const fields = (f) => DTF_SKELETON_FIELDS.map((k) => (k === 'weekday' ? f.weekday !== undefined : f[k])).join();
-  const withE = new Set(list.filter((f) => !standAlone(f)).map(fields));
-  return list.filter((f) => !standAlone(f) || !withE.has(fields(f)));
+  const anyWeekday = (f) => DTF_SKELETON_FIELDS.map((k) => (k === 'weekday' ? f.weekday !== undefined : f[k])).join();
+  const withE = new Set(list.filter((f) => !standAlone(f)).map(anyWeekday));
+  return list.filter((f) => !standAlone(f) || !withE.has(anyWeekday(f)));
 }
 const DTF_SKELETON_FIELDS = ['weekday', 'era', 'year', 'month', 'day', 'dayPeriod', 'hour', 'minute', 'second', 'fractionalSecondDigits', 'timeZoneName', 'hour12'];
 
