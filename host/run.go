@@ -530,6 +530,9 @@ func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
 		select {
 		case c := <-r.ready:
 			r.back(c)
+			if r.stopped() {
+				return -1 // no result reaches a program once its run ended
+			}
 			return r.deliver(c.id, c.env)
 		default:
 		}
