@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -65,4 +67,60 @@ return a.n + b.n + c.n`
 		assert.EqualValues(t, 3, calls.Load(), "each tool call ran once")
 		assert.Len(t, res.Subcalls, 3)
 	}
+}
+
+// A run that ends while it comes back from parking shows the model every
+// line it printed before it parked, and counts the call it waited for.
+func TestExecutor_endsWhileComingBack(t *testing.T) {
+	release := make(chan struct{})
+	started := make(chan struct{}, 1)
+	slow := rawTool("slow", registry.Parallel, func(ctx context.Context, a json.RawMessage) (any, error) {
+		started <- struct{}{}
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return map[string]int{"n": 1}, nil
+	})
+	reg := registry.New()
+	_, err := reg.Register(slow)
+	require.NoError(t, err)
+	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+	require.NoError(t, err)
+	h, err := host.New(context.Background(), host.Config{ParkAfter: 5 * time.Millisecond})
+	if errors.Is(err, quickjs.ErrNotBuilt) {
+		t.Skip("guest not built: run make guest")
+	}
+	require.NoError(t, err)
+	defer h.Close(context.Background())
+	ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: h})
+	require.NoError(t, err)
+	defer ex.Close(context.Background())
+
+	// About 50 ms of work before the wait: the run parks after 20 times
+	// that, and coming back replays it.
+	const code = `
+for (let i = 0; i < 50; i++) { let x = 0; for (let j = 0; j < 4000; j++) x += j % 7; console.log("line", i, x); }
+const v = await tools.slow({});
+console.log("back", v.n);
+while (true) {}`
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		<-started
+		time.Sleep(1500 * time.Millisecond) // it parks after about 0.4 s
+		close(release)
+		time.Sleep(2 * time.Millisecond) // the replay of 50 lines takes longer
+		cancel()
+	}()
+	res, err := ex.Run(ctx, code, ptc.RunOptions{})
+	require.NoError(t, err)
+	require.ErrorIs(t, res.Err(), ptc.ErrAborted)
+	lines := strings.Split(registry.PlainText(res.Content), "\n")
+	for i := range 50 {
+		assert.Contains(t, lines, fmt.Sprintf("line %d 11994", i))
+	}
+	require.Len(t, res.Subcalls, 1, "the call it waited for")
+	assert.Equal(t, "slow", res.Subcalls[0].Tool)
 }

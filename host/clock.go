@@ -33,6 +33,11 @@ type timeline struct {
 	// started, not since the trace ended.
 	keepBase bool
 	ri, wi   int
+	// readCap, when positive, bounds the readings trace holds: at it, the
+	// reading is not kept and full is called (a parkable run's trace is
+	// bounded, see run.budget).
+	readCap int
+	full    func()
 }
 
 // newTimeline makes the clock of a run of p with hooks (nil for none).
@@ -75,7 +80,12 @@ func (t *timeline) read() int64 {
 		}
 	}
 	if t.trace != nil {
-		t.trace.Reads = append(t.trace.Reads, n)
+		if t.readCap > 0 && len(t.trace.Reads) >= t.readCap {
+			*t.trace = runhook.Trace{}
+			t.trace, t.readCap = nil, 0
+		} else {
+			t.trace.Reads = append(t.trace.Reads, n)
+		}
 	}
 	return n
 }

@@ -54,3 +54,7 @@ const (
 	MaxCallNameBytes = maxCallNameBytes
 	TruncationMarker = truncationMarker
 )
+
+// SetParkFactor sets how many times the time a run computed it must wait
+// before it parks (parkReplayFactor by default); call it before any run.
+func (h *Host) SetParkFactor(f int) { h.parkFactor = f }

@@ -107,6 +107,8 @@ type Host struct {
 	// toolTimes tells parkable runs which calls to expect to be slow.
 	parkAfter time.Duration
 	toolTimes toolTimes
+	// parkFactor is parkReplayFactor (tests change it).
+	parkFactor int
 	// checkReset, set by tests only, sees every instance reset for reuse.
 	checkReset func(mem, img []byte)
 	// fresh is the memory of a new instance, which images are diffed against.
@@ -155,7 +157,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
 	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances, artifacts: artifacts{dir: cfg.CompilationCacheDir},
-		parkAfter: max(cmp.Or(cfg.ParkAfter, defaultParkAfter), 0)}
+		parkAfter: max(cmp.Or(cfg.ParkAfter, defaultParkAfter), 0), parkFactor: parkReplayFactor}
 	if cfg.CompilationCacheDir != "" {
 		h.guestSum = sha256.Sum256(wasm) // names the artifacts; none without a cache
 		h.exeID = executableID()
@@ -518,9 +520,10 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	if random == nil {
 		random = crand.Reader
 		if r.park.on = h.parkAfter > 0 && img != nil && !r.timed; r.park.on {
-			r.park.after, r.park.tools = h.parkAfter, &h.toolTimes
+			r.park.after, r.park.factor, r.park.tools = h.parkAfter, h.parkFactor, &h.toolTimes
 			r.park.trace.Start = r.clk.start
 			r.clk.trace = &r.park.trace
+			r.budget()
 			random = &r.park.rand
 		}
 	}
@@ -568,7 +571,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 			return finish()
 		}
 	}
-	r.park.from = time.Now()
+	r.park.mark = time.Now()
 	err = r.exec(callCtx, inst.guest, p.Source)
 	for errors.Is(err, errParked) {
 		h.parked.Add(1)
@@ -589,6 +592,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 			err = nil
 			break
 		}
+		r.park.restart()
 		err = r.resume(callCtx, inst.guest)
 	}
 	if runCtx.Err() != nil {

@@ -25,6 +25,23 @@ import (
 
 var shared sync.Map // struct{} -> *host.Host
 
+// cacheDir is a compilation cache the package's tests share: a test that
+// needs a host of its own (a Config other than the plain one) then does
+// not compile the guest again (seconds under -race).
+var cacheDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "ptc-host-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	cacheDir = dir
+	code := m.Run()
+	_ = os.RemoveAll(dir)
+	os.Exit(code)
+}
+
 // newHost returns a host over the real guest, skipping when it is not built.
 // Hosts for a plain Config are shared by the package's tests: compiling the
 // guest under -race takes seconds.

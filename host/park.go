@@ -36,14 +36,25 @@ import (
 // defaultParkAfter is Config.ParkAfter's default.
 const defaultParkAfter = 100 * time.Millisecond
 
+// maxPollGap is the most time one interval between two polls of the host
+// counts as computed (see parking.busy): the guest polls within well
+// under a millisecond of work (fuelPerPoll), so a longer interval is time
+// its thread was taken away.
+const maxPollGap = 5 * time.Millisecond
+
 // parkReplayFactor scales the time the guest has computed so far into the
 // least time it must have waited before it parks: coming back costs about
 // that computation again, so it stays a small part of the wait.
 const parkReplayFactor = 20
 
-// maxParkHistory bounds the bytes of arguments and results a run keeps to
-// come back from parking; a run that has received more never parks.
+// maxParkHistory bounds the bytes a run keeps to come back from parking:
+// the arguments and results of its calls and its trace (8 bytes a clock
+// reading or wait). A run that would keep more never parks: it lets go of
+// what it kept and keeps nothing more.
 const maxParkHistory = 4 << 20
+
+// traceEntryBytes is what one clock reading or wait of a trace costs.
+const traceEntryBytes = 8
 
 // errParked unwinds the guest out of call_wait when its run parks.
 var errParked = errors.New("run parked")
@@ -52,9 +63,10 @@ var errParked = errors.New("run parked")
 // (but for the seeded random source, read by the guest's WASI calls on
 // the same goroutine).
 type parking struct {
-	on    bool          // the run may park
-	after time.Duration // Config.ParkAfter
-	tools *toolTimes    // the host's
+	on     bool          // the run may park
+	after  time.Duration // Config.ParkAfter
+	factor int           // parkReplayFactor
+	tools  *toolTimes    // the host's
 	// lastName and lastTool are the run's last sequential call's tool and
 	// its entry in tools.
 	lastName string
@@ -65,17 +77,32 @@ type parking struct {
 	// were delivered keep them (env), to be answered again.
 	calls   []parkedCall
 	history int // bytes of arguments and results in calls
-	// from is when the program started its current attempt, and blocked
-	// how long it has waited since: their difference is what coming back
-	// would cost.
-	from    time.Time
-	blocked time.Duration
-	timer   *time.Timer
-	parks   int // times parked
+	// busy is how long the program has computed in its current attempt:
+	// what coming back would cost. It is the real time from mark, when
+	// the program last started to compute (it started, a wait ended, it
+	// had its thread back after yielding it), to each poll of the host,
+	// a poll's interval counted at most maxPollGap (the time the thread
+	// was taken away from the program while it computed does not count);
+	// waits, for calls or timers, and calls dispatched on the program's
+	// own goroutine do not count.
+	busy  time.Duration
+	mark  time.Time
+	timer *time.Timer
+	parks int // times parked
 	// replayed is the number of calls of the trace being followed.
 	replayed int32
 	rand     seededRand
 }
+
+// computed counts the time from mark to now as computed, and moves mark
+// to now.
+func (pk *parking) computed(now time.Time) {
+	pk.busy += min(now.Sub(pk.mark), maxPollGap)
+	pk.mark = now
+}
+
+// restart marks the instant the program starts to compute again.
+func (pk *parking) restart() { pk.mark = time.Now() }
 
 // parkedCall is a subcall as a parked run remembers it.
 type parkedCall struct {
@@ -118,9 +145,7 @@ func (r *run) noteCall(id int32, name string, args []byte) {
 	}
 	pk.calls = append(pk.calls, parkedCall{name: name, args: args})
 	pk.history += len(name) + len(args)
-	if pk.history > maxParkHistory {
-		r.noPark()
-	}
+	r.budget()
 }
 
 // noteResult remembers a delivered result of a parkable run.
@@ -129,10 +154,31 @@ func (r *run) noteResult(id int32, env []byte) {
 	if i := int(id) - 1; i >= 0 && i < len(pk.calls) && pk.calls[i].env == nil {
 		pk.calls[i].env = env
 		pk.history += len(env)
-		if pk.history > maxParkHistory {
-			r.noPark()
-		}
+		r.budget()
 	}
+}
+
+// noteWait adds what a wait of a parkable run delivered to its trace.
+func (r *run) noteWait(w int64) {
+	pk := &r.park
+	pk.trace.Waits = append(pk.trace.Waits, int(w>>32))
+	r.budget()
+}
+
+// budget keeps what a parkable run keeps within maxParkHistory: it sets
+// how many clock readings its trace may still hold, or stops the run from
+// parking when it holds too much already.
+func (r *run) budget() {
+	pk := &r.park
+	if !pk.on {
+		return
+	}
+	left := (maxParkHistory-pk.history)/traceEntryBytes - len(pk.trace.Waits)
+	if r.clk.trace != &pk.trace || left <= len(pk.trace.Reads) {
+		r.noPark()
+		return
+	}
+	r.clk.readCap = left
 }
 
 // noPark stops a run from parking and lets go of what it kept for it.
@@ -142,7 +188,7 @@ func (r *run) noPark() {
 	// A run coming back from parking still answers the calls it replays.
 	pk.calls = pk.calls[:pk.replayed:pk.replayed]
 	if r.clk.trace == &pk.trace {
-		r.clk.trace = nil
+		r.clk.trace, r.clk.readCap = nil, 0
 	}
 	pk.trace = runhook.Trace{}
 }
@@ -151,12 +197,15 @@ func (r *run) noPark() {
 // wait before it parks, or 0 when it may not park now.
 func (r *run) parkDelay() time.Duration {
 	pk := &r.park
+	if r.clk.trace != &pk.trace {
+		r.noPark() // its trace outgrew maxParkHistory
+		return 0
+	}
 	if r.outstanding == 0 || r.deferred != nil || len(r.known) > 0 ||
 		int(r.nextID) != r.nextSeq || r.nextSeq != len(pk.calls) {
 		return 0
 	}
-	busy := time.Since(pk.from) - pk.blocked
-	return max(pk.after, parkReplayFactor*busy)
+	return max(pk.after, time.Duration(pk.factor)*pk.busy)
 }
 
 // parkTimer returns the channel of the run's park timer, set to d.
@@ -181,8 +230,6 @@ func (r *run) stopParkTimer() {
 // result (kept in known, delivered when the program comes back to the
 // wait where it parked) or the end of the run (false).
 func (r *run) parkedWait(ctx context.Context) bool {
-	from := time.Now()
-	defer func() { r.park.blocked += time.Since(from) }()
 	return r.await(ctx, nil)
 }
 
@@ -191,20 +238,22 @@ func (r *run) parkedWait(ctx context.Context) bool {
 func (r *run) rewind() {
 	pk := &r.park
 	r.mu.Lock()
-	r.output, r.outBytes, r.subcalls = nil, 0, 0
+	// What it printed, counted and received stays: the attempt coming
+	// back repeats it (see write and take) before it adds to it.
+	r.outN, r.recvN = 0, 0
 	r.nextID, r.nextSeq = 0, 0
 	clear(r.seqOf)
 	clear(r.delivered)
-	r.received = nil
 	r.mu.Unlock()
 	tape := pk.trace
 	pk.trace = runhook.Trace{Start: tape.Start}
 	pk.replayed = int32(len(pk.calls))
-	pk.from, pk.blocked = time.Now(), 0
+	pk.busy = 0 // mark is set as the program starts again
 	pk.rand.rewind()
 	clk := r.clk
 	r.clk = timeline{start: clk.start, base: clk.base, limit: clk.limit, keepBase: true,
 		tape: &tape, taping: true, trace: &pk.trace}
+	r.budget()
 	r.timed = true
 	if r.flying == nil {
 		r.flying = make(map[int32]flight)

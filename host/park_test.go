@@ -4,8 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"runtime"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -83,7 +87,7 @@ const toolsPrelude = `globalThis.tools = new Proxy({}, {get: (_, name) => (args)
 
 // parkHost is a host whose waiting runs park after 5 ms.
 func parkHost(t *testing.T) *host.Host {
-	return newHost(t, host.Config{ParkAfter: 5 * time.Millisecond, CompilationCacheDir: t.TempDir()})
+	return newHost(t, host.Config{ParkAfter: 5 * time.Millisecond, CompilationCacheDir: cacheDir})
 }
 
 // parked waits until the host's runs have parked n times in all.
@@ -276,5 +280,279 @@ return v.n + xs.length`
 			}
 			b.ReportMetric(float64(back.Nanoseconds())/float64(b.N), "back-ns/op")
 		})
+	}
+}
+
+// comeBackSrc prints 50 lines, each after some work, waits for a slow
+// call, then loops until it is stopped: a run ended while it comes back
+// from parking ends during its replay of the 50 lines.
+const comeBackSrc = `
+for (let i = 0; i < 50; i++) { let x = 0; for (let j = 0; j < 40000; j++) x += j % 7; console.log("line", i, x); }
+const v = await tools.slow({});
+console.log("back", v.n);
+while (true) {}`
+
+// A run that ends while it comes back from parking (its time limit, its
+// caller) reports what it printed, counted and received before it parked,
+// not only what its replay had printed again so far.
+func TestPark_endsWhileComingBack(t *testing.T) {
+	h := newHost(t, host.Config{ParkAfter: 5 * time.Millisecond, CompilationCacheDir: cacheDir})
+	h.SetParkFactor(0) // park however long the program computed
+	var want []string
+	for i := range 50 {
+		want = append(want, fmt.Sprintf("line %d 119995", i))
+	}
+	check := func(t *testing.T, out *host.Outcome, kind host.Kind) {
+		t.Helper()
+		assert.Equal(t, kind, out.Kind, out.Message)
+		assert.Equal(t, 1, out.Parks)
+		require.GreaterOrEqual(t, len(out.Output), 50, "lines kept through the come-back")
+		assert.Equal(t, want, out.Output[:50])
+		assert.Equal(t, 1, out.Subcalls)
+		if len(out.Output) > 50 {
+			// The replay got past the wait: the result was received.
+			assert.Equal(t, []string{"back 1"}, out.Output[50:])
+			assert.Equal(t, []int{1}, out.Received)
+		} else {
+			assert.Empty(t, out.Received)
+		}
+	}
+	t.Run("cancel", func(t *testing.T) {
+		g := newGated()
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		p0 := h.Parked()
+		done := make(chan *host.Outcome, 1)
+		go func() {
+			done <- h.Run(ctx, host.Program{Source: comeBackSrc, Prelude: toolsPrelude, Dispatcher: g, Limits: host.Limits{Timeout: time.Minute}})
+		}()
+		a := g.next(t)
+		parked(t, h, p0+1)
+		g.release(a, `{"n":1}`)
+		time.Sleep(10 * time.Millisecond) // the replay of 50 lines takes longer
+		cancel()
+		check(t, <-done, host.KindAborted)
+	})
+	t.Run("timeout", func(t *testing.T) {
+		g := newGated()
+		p0 := h.Parked()
+		const limit = 4 * time.Second
+		start := time.Now()
+		done := make(chan *host.Outcome, 1)
+		go func() {
+			done <- h.Run(context.Background(), host.Program{Source: comeBackSrc, Prelude: toolsPrelude, Dispatcher: g, Limits: host.Limits{Timeout: limit}})
+		}()
+		a := g.next(t)
+		parked(t, h, p0+1)
+		time.Sleep(time.Until(start.Add(limit - 10*time.Millisecond)))
+		g.release(a, `{"n":1}`)
+		check(t, <-done, host.KindTimeout)
+	})
+}
+
+// rssBytes is the process's resident memory, or 0 where /proc does not
+// say.
+func rssBytes() int64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	pages, _ := strconv.ParseInt(f[1], 10, 64)
+	return pages * int64(os.Getpagesize())
+}
+
+// clockLoop reads the clock in a loop for ms milliseconds and returns how
+// many times it did.
+func clockLoop(ms int) string {
+	return fmt.Sprintf(`let n = 0; const e = Date.now() + %d; while (Date.now() < e) n++; return n`, ms)
+}
+
+// A run that reads the clock in a loop keeps a bounded trace: past what
+// parking may keep, it lets go of its trace and never parks, so the
+// process does not grow with the readings (10 s of them were 160-296 MiB).
+func TestPark_clockLoopBounded(t *testing.T) {
+	if rssBytes() == 0 {
+		t.Skip("no /proc/self/statm here")
+	}
+	h := newHost(t, host.Config{CompilationCacheDir: cacheDir}) // parking on (its default)
+	run := func(ms int) *host.Outcome {
+		return h.Run(context.Background(), host.Program{Source: clockLoop(ms), Limits: host.Limits{Timeout: time.Minute}})
+	}
+	require.Equal(t, host.KindOK, run(50).Kind) // an instance to reuse
+	runtime.GC()
+	before := rssBytes()
+	var peak atomic.Int64
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-time.After(50 * time.Millisecond):
+				if r := rssBytes(); r > peak.Load() {
+					peak.Store(r)
+				}
+			}
+		}
+	}()
+	out := run(10_000)
+	close(done)
+	require.Equal(t, host.KindOK, out.Kind, out.Message)
+	grew := max(peak.Load(), rssBytes()) - before
+	t.Logf("%s readings in 10 s; the process grew by %.1f MiB", out.ReturnValue, float64(grew)/(1<<20))
+	assert.Less(t, grew, int64(heapShadow*8<<20))
+}
+
+// Waiting for a timer is not computing: a run that slept before it waits
+// for a slow call parks as soon as one that did not (the sleep counted as
+// computed time, so coming back looked 20 times as costly: 8 s for 400 ms).
+func TestPark_sleepIsNotComputing(t *testing.T) {
+	h := parkHost(t)
+	g := newGated()
+	p0 := h.Parked()
+	done := make(chan *host.Outcome, 1)
+	go func() {
+		done <- h.Run(context.Background(), host.Program{
+			Source:  `await new Promise(r => setTimeout(r, 400)); const v = await tools.slow({}); return v.n`,
+			Prelude: toolsPrelude, Dispatcher: g, Limits: host.Limits{Timeout: time.Minute}})
+	}()
+	a := g.next(t)
+	waiting := time.Now()
+	parked(t, h, p0+1)
+	took := time.Since(waiting)
+	g.release(a, `{"n":7}`)
+	out := <-done
+	require.Equal(t, host.KindOK, out.Kind, out.Message)
+	assert.Equal(t, "7", string(out.ReturnValue))
+	t.Logf("parked %v after it started waiting", took)
+	assert.Less(t, took, 4*time.Second, "parked after its 5 ms plus 20 times what it computed (8 s counting the sleep)")
+}
+
+// Runs that start together and share the cores park soon after they wait:
+// the time a run waits for a thread is not what coming back would cost.
+// Each computes about 15 ms then waits for a slow call; counted in wall
+// time, each computed for about as long as all of them did.
+func TestPark_manyRunsAtOnce(t *testing.T) {
+	h := newHost(t, host.Config{ParkAfter: 100 * time.Millisecond, CompilationCacheDir: cacheDir})
+	const n = 240
+	// About 15 ms of work (unloaded, amd64), then a slow call.
+	src := `let x = 0; for (let i = 0; i < 170000; i++) x += i %% 3; const v = await tools.slow({x, run: %d}); return v.n + x`
+	g := newGated()
+	p0 := h.Parked()
+	var wg sync.WaitGroup
+	outs := make([]*host.Outcome, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i] = h.Run(context.Background(), host.Program{Source: fmt.Sprintf(src, i), Prelude: toolsPrelude, Dispatcher: g, Limits: host.Limits{Timeout: 2 * time.Minute}})
+		}()
+	}
+	start := time.Now()
+	var last time.Time
+	for i := range n {
+		select {
+		case <-g.started:
+			last = time.Now()
+		case <-time.After(time.Minute):
+			t.Fatalf("%d of %d runs started waiting", i, n)
+		}
+	}
+	for h.Parked() < p0+n && time.Since(last) < 30*time.Second {
+		time.Sleep(5 * time.Millisecond)
+	}
+	all := time.Since(last)
+	t.Logf("%d runs: the last started waiting %v after they started; %d parked %v after that",
+		n, last.Sub(start).Round(time.Millisecond), h.Parked()-p0, all.Round(time.Millisecond))
+	assert.Equal(t, p0+n, h.Parked(), "every run parked")
+	// Unloaded, the last park comes about 0.3 s after the last wait
+	// starts (20 times 15 ms); counted in wall time it took 40 s.
+	assert.Less(t, all, 10*time.Second)
+	for _, a := range g.calls() {
+		g.release(strings.TrimPrefix(a, "slow "), `{"n":1}`)
+	}
+	wg.Wait()
+	for i, out := range outs {
+		require.Equal(t, host.KindOK, out.Kind, "run %d: %s", i, out.Message)
+		assert.Equal(t, "170000", string(out.ReturnValue))
+	}
+}
+
+// BenchmarkPark_sequential runs a program that makes K sequential calls of
+// a slow tool (PTC_BENCH_SLOW each, 30ms unless set; the figures use
+// 300ms, which the default ParkAfter parks on), computing a little before
+// each, as model programs do: what parking and coming back costs in wall
+// time, against the same run with parking off.
+func BenchmarkPark_sequential(b *testing.B) {
+	slow := 30 * time.Millisecond
+	if s := os.Getenv("PTC_BENCH_SLOW"); s != "" {
+		d, err := time.ParseDuration(s)
+		if err != nil {
+			b.Fatal(err)
+		}
+		slow = d
+	}
+	d := host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
+		select {
+		case <-time.After(slow):
+		case <-ctx.Done():
+		}
+		return host.Reply{Value: c.Args}
+	})
+	for _, k := range []int{1, 10, 50} {
+		src := fmt.Sprintf(`let sum = 0;
+for (let i = 0; i < %d; i++) {
+  const xs = Array.from({length: 500}, (_, j) => ({j, s: "item " + j}));
+  const v = await tools.slow({i, n: xs.filter(x => x.j %% 7 === 0).length});
+  sum += v.n;
+}
+return sum`, k)
+		for _, c := range []struct {
+			name  string
+			after time.Duration
+		}{{"parking", 0}, {"parking_off", -1}} {
+			b.Run(fmt.Sprintf("K=%d/%s", k, c.name), func(b *testing.B) {
+				h := newHost(b, host.Config{ParkAfter: c.after, CompilationCacheDir: cacheDir})
+				parks := 0
+				for b.Loop() {
+					out := h.Run(context.Background(), host.Program{Source: src, Prelude: toolsPrelude, Dispatcher: d, Limits: host.Limits{Timeout: 5 * time.Minute}})
+					if out.Kind != host.KindOK || string(out.ReturnValue) != strconv.Itoa(72*k) {
+						b.Fatalf("%s %s %s", out.Kind, out.Message, out.ReturnValue)
+					}
+					parks += out.Parks
+				}
+				b.ReportMetric(float64(parks)/float64(b.N), "parks/op")
+			})
+		}
+	}
+}
+
+// BenchmarkClockLoop measures a loop that reads the clock: the cost of
+// each reading for a run that may park (it keeps its readings until they
+// outgrow what parking may keep, then lets go of them and never parks)
+// against one with parking off. 100k readings stay within the budget; 2M
+// go past it.
+func BenchmarkClockLoop(b *testing.B) {
+	for _, n := range []int{100_000, 2_000_000} {
+		src := fmt.Sprintf(`let n = 0; for (let i = 0; i < %d; i++) n += Date.now() & 1; return n >= 0`, n)
+		for _, c := range []struct {
+			name  string
+			after time.Duration
+		}{{"parkable", 0}, {"parking_off", -1}} {
+			b.Run(fmt.Sprintf("reads=%d/%s", n, c.name), func(b *testing.B) {
+				h := newHost(b, host.Config{ParkAfter: c.after, CompilationCacheDir: cacheDir})
+				for b.Loop() {
+					out := h.Run(context.Background(), host.Program{Source: src, Limits: host.Limits{Timeout: time.Minute}})
+					if out.Kind != host.KindOK {
+						b.Fatalf("%s %s", out.Kind, out.Message)
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/read")
+			})
+		}
 	}
 }

@@ -85,7 +85,7 @@ type run struct {
 	stopOnce sync.Once
 	stopCh   chan struct{}
 
-	sem   chan struct{}
+	slots slots
 	ready chan completion
 	wg    sync.WaitGroup
 
@@ -130,10 +130,16 @@ type run struct {
 	// park is the run's parking state (park.go); guest's goroutine only.
 	park parking
 
-	mu          sync.Mutex
-	output      []string
-	outBytes    int
-	subcalls    int
+	mu       sync.Mutex
+	output   []string
+	outBytes int
+	subcalls int
+	// A run coming back from parking prints again, and receives again,
+	// what it did before it parked: output and received keep all of it
+	// meanwhile (a run that ends during the come-back still reports it),
+	// and outN and recvN count how much the current attempt has repeated
+	// or added.
+	outN, recvN int
 	nextID      int32
 	nextSeq     int
 	seqOf       map[int32]int // call id -> Seq, for dispatched calls
@@ -167,7 +173,7 @@ func newRun(d Dispatcher, lim Limits, cancelCalls context.CancelFunc) *run {
 		lim:         lim,
 		started:     time.Now(),
 		stopCh:      make(chan struct{}),
-		sem:         make(chan struct{}, lim.InFlight),
+		slots:       slots{free: lim.InFlight},
 		ready:       make(chan completion, n),
 		delivered:   make(map[int32][]byte),
 		seqOf:       make(map[int32]int),
@@ -191,12 +197,18 @@ const (
 // yield lets other goroutines run if the guest has been busy long enough
 // (see yieldAfter); the guest's polls call it with the time of the poll.
 func (r *run) yield(now time.Time) {
+	if r.park.on {
+		r.park.computed(now)
+	}
 	since := now.Sub(r.started)
 	if since < yieldAfter || since-r.lastYield < yieldEvery {
 		return
 	}
 	r.lastYield = since
 	runtime.Gosched()
+	if r.park.on {
+		r.park.restart() // waiting for a thread is not computing
+	}
 }
 
 // stop asks the guest to stop; the first reason wins.
@@ -224,6 +236,7 @@ func (r *run) fault(kind Kind, msg string) {
 func (r *run) shutdown() {
 	r.launchDeferred() // the dispatcher sees every call the program started
 	r.cancelCalls()
+	r.closeSlots()
 	r.wg.Wait()
 }
 
@@ -231,10 +244,21 @@ func (r *run) shutdown() {
 // was reached and the guest must stop.
 func (r *run) write(line string) bool {
 	r.mu.Lock()
+	if r.outN < len(r.output) {
+		// A run coming back from parking prints what it printed before.
+		same := r.output[r.outN] == line
+		r.outN++
+		r.mu.Unlock()
+		if !same {
+			r.fault(KindInternal, "the program did not repeat itself after it was parked: line "+strconv.Itoa(r.outN)+" of its output changed")
+		}
+		return same
+	}
 	fits := r.outBytes+len(line)+1 <= r.lim.OutputBytes
 	if fits {
 		r.outBytes += len(line) + 1
 		r.output = append(r.output, line)
+		r.outN++
 	} else if r.reason.Load() != int32(stopOutputLimit) {
 		r.output = append(r.output, truncationMarker)
 	}
@@ -251,12 +275,15 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 		return -1
 	}
 	r.mu.Lock()
-	if r.subcalls >= r.lim.Subcalls {
-		r.mu.Unlock()
-		r.stop(stopSubcallLimit)
-		return -1
+	// A call the attempt that parked made is counted already.
+	if r.nextID >= r.park.replayed {
+		if r.subcalls >= r.lim.Subcalls {
+			r.mu.Unlock()
+			r.stop(stopSubcallLimit)
+			return -1
+		}
+		r.subcalls++
 	}
-	r.subcalls++
 	r.nextID++
 	id := r.nextID
 	// Our glue's arguments are always JSON (JSON.stringify made them);
@@ -340,7 +367,74 @@ func (r *run) launchDeferred() {
 	if r.timed {
 		r.flying[d.id] = flight{seq: d.call.Seq, at: d.at, started: d.started, cs: cs}
 	}
-	go r.dispatch(cs, d)
+	if now, slot := r.slots.admit(cs, d); now {
+		go r.dispatch(cs, d, slot)
+	}
+}
+
+// slots admits a run's dispatched calls to its in-flight limit in the
+// order the program started them: a call waits for a slot behind every
+// call started before it. Once the run ended, a call waiting goes at
+// once, with its cancelled context and without a slot, so the dispatcher
+// sees, and can account for, every numbered call.
+type slots struct {
+	mu      sync.Mutex
+	free    int
+	waiting []waitingCall // in the order started
+	closed  bool          // the run ended
+}
+
+// waitingCall is a dispatch waiting for a slot.
+type waitingCall struct {
+	cs *callState
+	d  *deferredCall
+}
+
+// admit reports whether a call may be dispatched now, and whether it
+// holds a slot (to give back with release); one that may not is kept
+// until a slot is free or the run ends.
+func (s *slots) admit(cs *callState, d *deferredCall) (now, slot bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return true, false
+	case s.free > 0 && len(s.waiting) == 0:
+		s.free--
+		return true, true
+	}
+	s.waiting = append(s.waiting, waitingCall{cs, d})
+	return false, false
+}
+
+// release gives a slot back: to the first call waiting, or to the pool.
+func (r *run) release() {
+	s := &r.slots
+	s.mu.Lock()
+	if len(s.waiting) == 0 || s.closed {
+		s.free++
+		s.mu.Unlock()
+		return
+	}
+	w := s.waiting[0]
+	s.waiting[0] = waitingCall{}
+	s.waiting = s.waiting[1:]
+	s.mu.Unlock()
+	go r.dispatch(w.cs, w.d, true)
+}
+
+// closeSlots lets every call still waiting for a slot go (after the
+// run's calls were cancelled).
+func (r *run) closeSlots() {
+	s := &r.slots
+	s.mu.Lock()
+	s.closed = true
+	waiting := s.waiting
+	s.waiting = nil
+	s.mu.Unlock()
+	for _, w := range waiting {
+		go r.dispatch(w.cs, w.d, false)
+	}
 }
 
 // dispatchInline serves the deferred call on the calling goroutine, when
@@ -361,9 +455,10 @@ func (r *run) dispatchInline(ctx context.Context) (completion, bool) {
 		r.stop(stopFromContext(ctx))
 		return c, false
 	}
+	// No slot is taken: no other call is outstanding, nor can one start
+	// while the guest waits for this one.
 	cs := &callState{Context: d.ctx, r: r}
-	r.sem <- struct{}{} // free: no other call is outstanding
-	r.pause.wait(true)  // the guest waits for this call
+	r.pause.wait(true) // the guest waits for this call
 	r.pause.add(1, 0)
 	var t0 time.Time
 	if r.park.on {
@@ -376,8 +471,7 @@ func (r *run) dispatchInline(ctx context.Context) (completion, bool) {
 	cs.close()
 	r.pause.add(-1, 0)
 	r.pause.wait(false)
-	<-r.sem
-	if !ok || r.stopped() {
+	if !ok || r.over(ctx) {
 		return c, false // no result reaches a program once its run ended
 	}
 	c.took = r.took(d, cs)
@@ -405,22 +499,14 @@ func callName(name string) string {
 	return name[:cut] + "…"
 }
 
-func (r *run) dispatch(cs *callState, d *deferredCall) {
+// dispatch serves a call on a goroutine of its own; slot says it holds
+// one of the run's in-flight slots (see slots).
+func (r *run) dispatch(cs *callState, d *deferredCall, slot bool) {
 	defer r.wg.Done()
-	ctx := d.ctx
-	// Every numbered call reaches the dispatcher: one whose run ended while
-	// it waited for an in-flight slot goes with its cancelled context (and
-	// without a slot), so the dispatcher sees, and can account for, them all.
-	select {
-	case r.sem <- struct{}{}:
-		defer func() { <-r.sem }()
-	default:
-		select {
-		case r.sem <- struct{}{}:
-			defer func() { <-r.sem }()
-		case <-ctx.Done():
-		}
+	if slot {
+		defer r.release()
 	}
+	ctx := d.ctx
 	r.pause.add(1, 0)
 	var t0 time.Time
 	if d.timeIt != nil {
@@ -475,13 +561,19 @@ func (r *run) complete(ctx context.Context, c completion) {
 // delivers, and when its timers are due, is its clock's to say (see
 // timeline); the result goes into the trace being recorded.
 func (r *run) wait(ctx context.Context, timeout int64) int64 {
-	if r.stopped() {
-		return -1
+	if r.over(ctx) {
+		return -1 // not waiting for the watcher of ctx to notice
+	}
+	if r.park.on {
+		// A wait is not computing: it does not count in what coming back
+		// from parking would cost.
+		r.park.computed(time.Now())
+		defer r.park.restart()
 	}
 	if !r.timed {
 		w := r.waitLive(ctx, timeout)
 		if r.park.on && w >= 0 {
-			r.park.trace.Waits = append(r.park.trace.Waits, int(w>>32))
+			r.noteWait(w)
 		}
 		return w
 	}
@@ -502,6 +594,9 @@ func (r *run) wait(ctx context.Context, timeout int64) int64 {
 			r.mu.Unlock()
 		}
 		t.Waits = append(t.Waits, seq)
+		if r.park.on {
+			r.budget()
+		}
 	}
 	return w
 }
@@ -529,11 +624,7 @@ func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
 		// A result already back needs no timer, nor a park timer.
 		select {
 		case c := <-r.ready:
-			r.back(c)
-			if r.stopped() {
-				return -1 // no result reaches a program once its run ended
-			}
-			return r.deliver(c.id, c.env)
+			return r.receive(ctx, c)
 		default:
 		}
 	}
@@ -550,18 +641,12 @@ func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
 			park = r.parkTimer(d)
 			defer r.stopParkTimer()
 		}
-		from := time.Now()
-		defer func() { r.park.blocked += time.Since(from) }()
 	}
 	r.pause.wait(true)
 	defer r.pause.wait(false)
 	select {
 	case c := <-r.ready:
-		r.back(c)
-		if r.stopped() {
-			return -1 // no result reaches a program once its run ended
-		}
-		return r.deliver(c.id, c.env)
+		return r.receive(ctx, c)
 	case <-park:
 		// Unwinds the guest out of call_wait; Host.Run parks the run.
 		panic(errParked)
@@ -573,6 +658,27 @@ func (r *run) waitLive(ctx context.Context, timeout int64) int64 {
 		r.stop(stopFromContext(ctx))
 		return -1
 	}
+}
+
+// receive delivers a completion that came back from a dispatch, or
+// reports -1 when the run has ended meanwhile: no result reaches a
+// program once its run ended, also before the watcher of its context has
+// stopped it.
+func (r *run) receive(ctx context.Context, c completion) int64 {
+	r.back(c)
+	if r.over(ctx) {
+		return -1
+	}
+	return r.deliver(c.id, c.env)
+}
+
+// over reports whether the run has ended, stopping it first if its
+// context is done.
+func (r *run) over(ctx context.Context) bool {
+	if ctx.Err() != nil {
+		r.stop(stopFromContext(ctx))
+	}
+	return r.stopped()
 }
 
 // back takes note of a completion that came back from a dispatch.
@@ -832,7 +938,12 @@ func (r *run) take(id int32, n uint32) ([]byte, bool) {
 	}
 	delete(r.delivered, id)
 	if seq := r.seqOf[id]; seq != 0 {
-		r.received = append(r.received, seq)
+		// A run coming back from parking receives again what it
+		// received before, in the same order (its waits follow its trace).
+		if r.recvN == len(r.received) {
+			r.received = append(r.received, seq)
+		}
+		r.recvN++
 	}
 	return env, true
 }
