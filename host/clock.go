@@ -2,6 +2,7 @@ package host
 
 import (
 	"context"
+	"encoding/binary"
 	"sync"
 	"time"
 
@@ -25,19 +26,74 @@ type timeline struct {
 	base time.Time
 	off  int64
 
-	trace  *runhook.Trace // the trace being recorded, if any
-	tape   *runhook.Trace // the trace being followed, if any
-	taping bool
+	trace *runhook.Trace // the trace being recorded, if any
+	tape  *runhook.Trace // the trace being followed, if any
+	// tapeLog, in a run coming back from parking, holds the readings of
+	// the attempt that parked (tape then has its waits).
+	tapeLog logReader
+	taping  bool
 	// keepBase, for a live run coming back from parking, keeps the live
 	// clock where it was when the trace ends: real time since the run
 	// started, not since the trace ended.
 	keepBase bool
 	ri, wi   int
-	// readCap, when positive, bounds the readings trace holds: at it, the
-	// reading is not kept and full is called (a parkable run's trace is
-	// bounded, see run.budget).
+	// log, for a run that may park, keeps its readings (see readLog) up
+	// to readCap bytes: past it the log is dropped, and with it the run's
+	// chance to park (run.budget).
+	log     *readLog
 	readCap int
-	full    func()
+}
+
+// readLog is the clock readings a parkable run keeps to come back: each
+// the difference from the one before as a varint (2 bytes for a reading
+// in a loop instead of 8), in chunks that are never copied to grow.
+type readLog struct {
+	chunks [][]byte
+	size   int // bytes in chunks
+	last   int64
+}
+
+// logChunk is the size of a readLog's chunks after the first.
+const logChunk = 16 << 10
+
+func (l *readLog) add(n int64) {
+	k := len(l.chunks) - 1
+	if k < 0 || cap(l.chunks[k])-len(l.chunks[k]) < binary.MaxVarintLen64 {
+		c := logChunk
+		if k < 0 {
+			c = 256 // most runs read the clock a few times
+		}
+		l.chunks = append(l.chunks, make([]byte, 0, c))
+		k++
+	}
+	before := len(l.chunks[k])
+	l.chunks[k] = binary.AppendVarint(l.chunks[k], n-l.last)
+	l.size += len(l.chunks[k]) - before
+	l.last = n
+}
+
+// reader returns a reader of the log's readings from the first.
+func (l *readLog) reader() logReader { return logReader{chunks: l.chunks} }
+
+// logReader reads a readLog.
+type logReader struct {
+	chunks [][]byte
+	last   int64
+}
+
+func (r *logReader) more() bool { return len(r.chunks) > 0 }
+
+func (r *logReader) next() int64 {
+	d, k := binary.Varint(r.chunks[0])
+	if k <= 0 {
+		r.chunks = nil // cannot happen: the log was written by add
+		return r.last
+	}
+	if r.chunks[0] = r.chunks[0][k:]; len(r.chunks[0]) == 0 {
+		r.chunks = r.chunks[1:]
+	}
+	r.last += d
+	return r.last
 }
 
 // newTimeline makes the clock of a run of p with hooks (nil for none).
@@ -64,6 +120,9 @@ func newTimeline(p *Program, hooks *runhook.Hooks, lim Limits, now time.Time) ti
 func (t *timeline) read() int64 {
 	var n int64
 	switch {
+	case t.taping && t.tapeLog.more():
+		n = t.tapeLog.next()
+		t.v = n
 	case t.taping && t.ri < len(t.tape.Reads):
 		n = t.tape.Reads[t.ri]
 		t.ri++
@@ -80,11 +139,14 @@ func (t *timeline) read() int64 {
 		}
 	}
 	if t.trace != nil {
-		if t.readCap > 0 && len(t.trace.Reads) >= t.readCap {
-			*t.trace = runhook.Trace{}
-			t.trace, t.readCap = nil, 0
+		t.trace.Reads = append(t.trace.Reads, n)
+	}
+	if t.log != nil {
+		if t.log.size >= t.readCap {
+			*t.log = readLog{}
+			t.log, t.readCap = nil, 0
 		} else {
-			t.trace.Reads = append(t.trace.Reads, n)
+			t.log.add(n)
 		}
 	}
 	return n

@@ -4,4 +4,4 @@ package host_test
 
 import "time"
 
-func init() { fuzzProgramSlack = 1500 * time.Millisecond }
+func init() { fuzzProgramSlack = 6 * time.Second }

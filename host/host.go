@@ -522,7 +522,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		if r.park.on = h.parkAfter > 0 && img != nil && !r.timed; r.park.on {
 			r.park.after, r.park.factor, r.park.tools = h.parkAfter, h.parkFactor, &h.toolTimes
 			r.park.trace.Start = r.clk.start
-			r.clk.trace = &r.park.trace
+			r.clk.log = &r.park.log
 			r.budget()
 			random = &r.park.rand
 		}

@@ -48,13 +48,10 @@ const maxPollGap = 5 * time.Millisecond
 const parkReplayFactor = 20
 
 // maxParkHistory bounds the bytes a run keeps to come back from parking:
-// the arguments and results of its calls and its trace (8 bytes a clock
-// reading or wait). A run that would keep more never parks: it lets go of
-// what it kept and keeps nothing more.
+// the arguments and results of its calls, its clock readings (readLog)
+// and its waits (8 bytes each). A run that would keep more never parks: it
+// lets go of what it kept and keeps nothing more.
 const maxParkHistory = 4 << 20
-
-// traceEntryBytes is what one clock reading or wait of a trace costs.
-const traceEntryBytes = 8
 
 // errParked unwinds the guest out of call_wait when its run parks.
 var errParked = errors.New("run parked")
@@ -71,8 +68,10 @@ type parking struct {
 	// its entry in tools.
 	lastName string
 	lastTool *atomic.Int64
-	// trace holds the clock readings and waits of the current attempt.
+	// trace holds the start and the waits of the current attempt, and log
+	// its clock readings.
 	trace runhook.Trace
+	log   readLog
 	// calls are the subcalls started, by call id - 1: those whose results
 	// were delivered keep them (env), to be answered again.
 	calls   []parkedCall
@@ -173,8 +172,8 @@ func (r *run) budget() {
 	if !pk.on {
 		return
 	}
-	left := (maxParkHistory-pk.history)/traceEntryBytes - len(pk.trace.Waits)
-	if r.clk.trace != &pk.trace || left <= len(pk.trace.Reads) {
+	left := maxParkHistory - pk.history - 8*len(pk.trace.Waits)
+	if r.clk.log != &pk.log || left <= pk.log.size {
 		r.noPark()
 		return
 	}
@@ -187,18 +186,18 @@ func (r *run) noPark() {
 	pk.on = false
 	// A run coming back from parking still answers the calls it replays.
 	pk.calls = pk.calls[:pk.replayed:pk.replayed]
-	if r.clk.trace == &pk.trace {
-		r.clk.trace, r.clk.readCap = nil, 0
+	if r.clk.log == &pk.log {
+		r.clk.log, r.clk.readCap = nil, 0
 	}
-	pk.trace = runhook.Trace{}
+	pk.trace, pk.log = runhook.Trace{}, readLog{}
 }
 
 // parkDelay is how long a parkable run waiting with no timer pending must
 // wait before it parks, or 0 when it may not park now.
 func (r *run) parkDelay() time.Duration {
 	pk := &r.park
-	if r.clk.trace != &pk.trace {
-		r.noPark() // its trace outgrew maxParkHistory
+	if r.clk.log != &pk.log {
+		r.noPark() // its readings outgrew maxParkHistory
 		return 0
 	}
 	if r.outstanding == 0 || r.deferred != nil || len(r.known) > 0 ||
@@ -245,14 +244,14 @@ func (r *run) rewind() {
 	clear(r.seqOf)
 	clear(r.delivered)
 	r.mu.Unlock()
-	tape := pk.trace
-	pk.trace = runhook.Trace{Start: tape.Start}
+	tape, reads := pk.trace, pk.log.reader()
+	pk.trace, pk.log = runhook.Trace{Start: tape.Start}, readLog{}
 	pk.replayed = int32(len(pk.calls))
 	pk.busy = 0 // mark is set as the program starts again
 	pk.rand.rewind()
 	clk := r.clk
 	r.clk = timeline{start: clk.start, base: clk.base, limit: clk.limit, keepBase: true,
-		tape: &tape, taping: true, trace: &pk.trace}
+		tape: &tape, tapeLog: reads, taping: true, log: &pk.log}
 	r.budget()
 	r.timed = true
 	if r.flying == nil {

@@ -556,3 +556,28 @@ func BenchmarkClockLoop(b *testing.B) {
 		}
 	}
 }
+
+// A run that read the clock many times (its readings kept in many chunks
+// of its log) comes back reading the same values.
+func TestPark_comesBackAfterManyReadings(t *testing.T) {
+	h := newHost(t, host.Config{ParkAfter: 5 * time.Millisecond, CompilationCacheDir: cacheDir})
+	h.SetParkFactor(0)
+	g := newGated()
+	done := make(chan *host.Outcome, 1)
+	go func() {
+		done <- h.Run(context.Background(), host.Program{Prelude: toolsPrelude, Dispatcher: g, Limits: host.Limits{Timeout: time.Minute}, Source: `
+let s = 0;
+for (let i = 0; i < 60000; i++) s = (s * 31 + Math.floor(performance.now() * 1000) + Date.now()) % 1000000007;
+console.log("sum", s);
+const v = await tools.slow({});
+return [s, v.n]`})
+	}()
+	a := g.next(t)
+	parked(t, h, 1)
+	g.release(a, `{"n":1}`)
+	out := <-done
+	require.Equal(t, host.KindOK, out.Kind, out.Message)
+	assert.Equal(t, 1, out.Parks)
+	require.Len(t, out.Output, 1)
+	assert.Equal(t, "sum "+strings.Trim(strings.Split(string(out.ReturnValue), ",")[0], "["), out.Output[0])
+}

@@ -594,9 +594,11 @@ func (r *run) wait(ctx context.Context, timeout int64) int64 {
 			r.mu.Unlock()
 		}
 		t.Waits = append(t.Waits, seq)
-		if r.park.on {
-			r.budget()
-		}
+	}
+	if r.park.on && w >= 0 {
+		// A run coming back from parking (a parkable run's call ids are
+		// its calls' Seq: see parkDelay).
+		r.noteWait(w)
 	}
 	return w
 }
