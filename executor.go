@@ -11,6 +11,7 @@ import (
 	"github.com/ptchost/ptc/internal/abort"
 	"github.com/ptchost/ptc/internal/admit"
 	"github.com/ptchost/ptc/internal/runner"
+	"github.com/ptchost/ptc/internal/telemetry"
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/recording"
@@ -280,6 +281,18 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 		Host: e.host, Pipe: e.pipe, Env: env, Limits: br.limits,
 		SDK: e.sdks.Get(env.Agent, env.ToolSet), Program: a.Code, Plan: br.plan, Report: rep,
 	})
-	obs.End(ctx, rep.Outcome())
+	obs.End(ctx, runEnd(rep.Outcome()))
 	return out, err
+}
+
+// runEnd is how a run ended, for its telemetry (nil: it did not run).
+func runEnd(out *host.Outcome) telemetry.RunEnd {
+	if out == nil {
+		return telemetry.RunEnd{}
+	}
+	output := 0
+	for _, l := range out.Output {
+		output += len(l) + 1
+	}
+	return telemetry.RunEnd{Ran: true, Kind: string(out.Kind), Subcalls: out.Subcalls, MemoryBytes: out.MemoryBytes, OutputBytes: output}
 }

@@ -53,15 +53,16 @@ type readLog struct {
 	last   int64
 }
 
-// logChunk is the size of a readLog's chunks after the first.
+// logChunk bounds the size of a readLog's chunks: the first is 32 bytes
+// (most runs read the clock a few times), each next one twice the last.
 const logChunk = 16 << 10
 
 func (l *readLog) add(n int64) {
 	k := len(l.chunks) - 1
 	if k < 0 || cap(l.chunks[k])-len(l.chunks[k]) < binary.MaxVarintLen64 {
-		c := logChunk
-		if k < 0 {
-			c = 256 // most runs read the clock a few times
+		c := 32
+		if k >= 0 {
+			c = min(2*cap(l.chunks[k]), logChunk)
 		}
 		l.chunks = append(l.chunks, make([]byte, 0, c))
 		k++

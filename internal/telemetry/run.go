@@ -8,8 +8,6 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
-
-	"github.com/ptchost/ptc/host"
 )
 
 // RunMetrics are an executor's run instruments (docs/observability.md);
@@ -115,33 +113,46 @@ func (m *RunMetrics) Start(ctx context.Context, replay, traced bool) *RunObserva
 	return o
 }
 
+// RunEnd is how a run ended, as End records it.
+type RunEnd struct {
+	// Ran reports whether the program ran; the rest is then its outcome.
+	Ran bool
+	// Kind is host.Kind's value ("ok", "timeout", "aborted", ...).
+	Kind        string
+	Subcalls    int
+	MemoryBytes uint64
+	OutputBytes int // printed, a newline per line included
+}
+
+// The kinds End tells apart (host.KindOK and host.KindAborted).
+const (
+	kindOK      = "ok"
+	kindAborted = "aborted"
+)
+
 // End records the run: its span's attributes and error.type, and the
-// run metrics. out is the run's outcome (nil when it did not run).
-func (o *RunObservation) End(ctx context.Context, out *host.Outcome) {
+// run metrics.
+func (o *RunObservation) End(ctx context.Context, end RunEnd) {
 	if o == nil {
 		return
 	}
 	kind := "internal"
-	if out != nil {
-		kind = string(out.Kind)
+	if end.Ran {
+		kind = end.Kind
 	}
 	if o.span != nil {
 		attrs := []attribute.KeyValue{KeyRunKind.String(kind)}
-		if out != nil {
-			output := 0
-			for _, l := range out.Output {
-				output += len(l) + 1
-			}
+		if end.Ran {
 			attrs = append(attrs,
-				KeyRunSubcalls.Int(out.Subcalls),
-				KeyRunMemory.Int64(int64(out.MemoryBytes)),
-				KeyRunOutput.Int(output))
+				KeyRunSubcalls.Int(end.Subcalls),
+				KeyRunMemory.Int64(int64(end.MemoryBytes)),
+				KeyRunOutput.Int(end.OutputBytes))
 		}
 		if o.replay {
 			attrs = append(attrs, KeyReplay.Bool(true))
 		}
 		o.span.SetAttributes(attrs...)
-		if kind != string(host.KindOK) {
+		if kind != kindOK {
 			SetErrorType(ctx, kind)
 		}
 	}
@@ -169,7 +180,7 @@ func (o *RunObservation) End(ctx context.Context, out *host.Outcome) {
 			// its own.
 			<-o.fired
 		}
-		if at := o.doneAt.Load(); at != 0 && kind == string(host.KindAborted) {
+		if at := o.doneAt.Load(); at != 0 && kind == kindAborted {
 			o.m.cancel.Record(mctx, now.Sub(time.Unix(0, at)).Seconds(), who)
 		}
 	}
