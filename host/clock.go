@@ -315,7 +315,7 @@ func (c *callState) Hold() (release func()) {
 
 // EndRun implements runhook.Subcall: it ends the call's run at once (see
 // runhook.EndRun).
-func (c *callState) EndRun(message string) { c.r.end(message) }
+func (c *callState) EndRun(end runhook.End) { c.r.end(end) }
 
 // timeUp is the run's time limit firing: unless time paused meanwhile
 // moved the limit, the run has timed out.

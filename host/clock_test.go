@@ -223,7 +223,7 @@ func TestEndRun(t *testing.T) {
 	h := newHost(t, host.Config{})
 	d := host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
 		if c.Seq == 2 {
-			runhook.EndRun(ctx, "suspended for approval")
+			runhook.EndRun(ctx, runhook.Aborted("ended for a reason of its own"))
 		}
 		return host.Reply{Value: json.RawMessage(`1`)}
 	})
@@ -232,10 +232,21 @@ func TestEndRun(t *testing.T) {
 		Dispatcher: d,
 	})
 	require.Equal(t, host.KindAborted, out.Kind)
-	require.Equal(t, "suspended for approval", out.Message)
+	require.Equal(t, "ended for a reason of its own", out.Message)
 	require.Equal(t, []string{"1"}, out.Output)
 	require.Equal(t, []int{1}, out.Received, "the ending call's result never reached the program")
-	runhook.EndRun(context.Background(), "outside a run: nothing happens")
+	runhook.EndRun(context.Background(), runhook.Aborted("outside a run: nothing happens"))
+
+	// How the run ended is the End given, typed: a suspended run is
+	// reported as one, not as a message to read back.
+	d = host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
+		runhook.EndRun(ctx, runhook.End{Kind: string(host.KindSuspended)})
+		return host.Reply{Value: json.RawMessage(`1`)}
+	})
+	out = h.Run(context.Background(), host.Program{Source: `await __ptc_call("a", {}); console.log("never")`, Dispatcher: d})
+	require.Equal(t, host.KindSuspended, out.Kind)
+	require.Empty(t, out.Message)
+	require.Empty(t, out.Output)
 }
 
 // Review of issue 14: a hold its Dispatch never released ends with the

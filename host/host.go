@@ -470,6 +470,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	callsCtx, cancelCalls := context.WithCancel(runCtx)
 	r := newRun(d, lim, cancelCalls)
 	r.cancelRun = cancelRun
+	r.cut = runhook.Aborted(runhook.ErrCut.Error())
 	r.limitAt = start.Add(lim.Timeout)
 	r.deadline, r.deadlineWhy = r.limitAt, stopTimeout
 	if cd, ok := ctx.Deadline(); ok && cd.Before(r.deadline) {
@@ -483,6 +484,9 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	r.clk = newTimeline(&p, hooks, lim, start)
 	if hooks != nil {
 		r.answer = hooks.Answer
+		if hooks.Cut != nil {
+			r.cut = *hooks.Cut
+		}
 	}
 	if p.Virtual && p.CallTime > 0 {
 		r.callTime = int64(p.CallTime)

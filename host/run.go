@@ -125,8 +125,11 @@ type run struct {
 	answer   runhook.Answerer
 	flying   map[int32]flight
 	known    []completion
-	// ended is why the Answerer or runhook.EndRun ended the run.
-	ended string
+	// ended is how the Answerer or runhook.EndRun ended the run, and cut
+	// how a replay that reaches the end of its cut trace ends
+	// (runhook.Hooks.Cut).
+	ended runhook.End
+	cut   runhook.End
 	// park is the run's parking state (park.go); guest's goroutine only.
 	park parking
 
@@ -326,7 +329,11 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 	if r.answer != nil {
 		a, ok, err := r.answer.Answer(d.call.Seq, d.call.Name, d.call.Args)
 		if err != nil {
-			r.end(err.Error())
+			if errors.Is(err, runhook.ErrCut) {
+				r.end(r.cut)
+			} else {
+				r.end(runhook.Aborted(err.Error()))
+			}
 			return -1
 		}
 		if ok {
@@ -895,16 +902,16 @@ func (r *run) cutHere() bool {
 	if !r.clk.taping || !r.clk.tape.Cut || r.clk.wi < len(r.clk.tape.Waits) {
 		return false
 	}
-	r.end(abort.TraceEnd)
+	r.end(r.cut)
 	return true
 }
 
-// end ends the run at once with KindAborted and message (the first one
-// given, as the first stop reason wins).
-func (r *run) end(message string) {
+// end ends the run at once as e says (the first End given, as the first
+// stop reason wins).
+func (r *run) end(e runhook.End) {
 	r.mu.Lock()
-	if r.ended == "" {
-		r.ended = message
+	if r.ended.Kind == "" {
+		r.ended = e
 	}
 	r.mu.Unlock()
 	r.stop(stopEnded)
@@ -1027,7 +1034,7 @@ func (r *run) fillFrom(out *Outcome) {
 		out.Kind, out.Message = KindSubcallLimit, "program started more than "+itoa(r.lim.Subcalls)+" subcalls"
 		return
 	case stopEnded:
-		out.Kind, out.Message = KindAborted, r.ended
+		out.Kind, out.Message = Kind(r.ended.Kind), r.ended.Message
 		return
 	}
 	if !r.finished {

@@ -17,9 +17,6 @@ const (
 	Cancelled  = "cancelled by the caller"
 	Shutdown   = "the executor shut down"
 	NotStarted = "cancelled before it started"
-	// TraceEnd ends a replay that reached the end of a cut trace: where
-	// the recorded run was stopped.
-	TraceEnd = "the recorded run ended here"
 )
 
 // Message says why ctx ended, for a run that started or not.

@@ -13,6 +13,7 @@ package runhook
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 )
 
@@ -69,6 +70,22 @@ type Answer struct {
 	Took time.Duration
 }
 
+// An End is how a record, replay or resume ends a run before its program
+// does: the kind (a host.Kind) and message its outcome reports. The host
+// reports it as given, so no one has to read a message back to learn how a
+// run ended.
+type End struct {
+	Kind    string
+	Message string
+}
+
+// Aborted is the End of a run ended for message (host.KindAborted).
+func Aborted(message string) End { return End{Kind: "aborted", Message: message} }
+
+// ErrCut, wrapped by an Answerer's error, says that a replay reached the
+// point where the recorded run was cut: the run ends as Hooks.Cut says.
+var ErrCut = errors.New("the recorded run ended here")
+
 // An Answerer answers subcalls from a recording instead of the run's
 // host.Dispatcher.
 type Answerer interface {
@@ -76,7 +93,8 @@ type Answerer interface {
 	// seq (host.Call.Seq) of the tool name with args. With ok true it
 	// answers the call; ok false dispatches the call. An error ends the
 	// run at once (host.KindAborted, with the error's message): the
-	// program no longer does what was recorded.
+	// program no longer does what was recorded; an error wrapping ErrCut
+	// ends it as Hooks.Cut says.
 	Answer(seq int, name string, args json.RawMessage) (a Answer, ok bool, err error)
 }
 
@@ -93,6 +111,10 @@ type Hooks struct {
 	// Answer, when set, is asked first for each subcall: a call it answers
 	// never reaches the Dispatcher.
 	Answer Answerer
+	// Cut is how a replay that reaches the end of a cut trace
+	// (Trace.Cut), or an Answerer's ErrCut, ends the run: as the recorded
+	// run did. Nil: aborted, with ErrCut's message.
+	Cut *End
 }
 
 type hooksKey struct{}
@@ -114,7 +136,7 @@ type Subcall interface {
 	// Hold is Hold for this call.
 	Hold() (release func())
 	// EndRun is EndRun for this call's run.
-	EndRun(message string)
+	EndRun(end End)
 }
 
 type subcallKey struct{}
@@ -150,10 +172,10 @@ func Hold(ctx context.Context) (release func()) {
 
 // EndRun ends, at once, the run whose subcall received ctx in Dispatch:
 // the program stops where it is, no result reaches it afterwards, and the
-// run's outcome is host.KindAborted with message. Outside a subcall it
-// does nothing.
-func EndRun(ctx context.Context, message string) {
+// run's outcome is end (the first End given, as the first reason to stop
+// wins). Outside a subcall it does nothing.
+func EndRun(ctx context.Context, end End) {
 	if c, _ := ctx.Value(subcallKey{}).(Subcall); c != nil {
-		c.EndRun(message)
+		c.EndRun(end)
 	}
 }

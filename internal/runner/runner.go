@@ -11,7 +11,6 @@ import (
 	"sync"
 
 	"github.com/ptchost/ptc/host"
-	"github.com/ptchost/ptc/internal/abort"
 	"github.com/ptchost/ptc/internal/admit"
 	"github.com/ptchost/ptc/internal/content"
 	"github.com/ptchost/ptc/internal/runhook"
@@ -220,13 +219,8 @@ func Run(ctx context.Context, p Params) (*host.Outcome, error) {
 	rep.mu.Lock()
 	rep.run = out
 	rep.mu.Unlock()
-	if ss != nil && ss.pending() != nil && out.Kind == host.KindAborted && strings.HasPrefix(out.Message, suspendedPrefix) {
-		out.Kind, out.Message, out.Stack = host.KindSuspended, "", ""
+	if ss != nil && ss.pending() != nil && out.Kind == host.KindSuspended {
 		return nil, &pipeline.Error{Code: pipeline.CodeOf(pipeline.ErrToolFailed), Tool: runCode, Reason: ss.suspendedText()}
-	}
-	if ss != nil && out.Kind == host.KindAborted && out.Message == abort.TraceEnd {
-		// A replay reached the point where the recorded run was cut.
-		out.Kind, out.Message = pl.Src.Kind, recordedMessage(pl.Src)
 	}
 	if out.Kind == host.KindOK {
 		return out, nil

@@ -5,7 +5,6 @@ import (
 	crand "crypto/rand"
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -14,7 +13,6 @@ import (
 	"time"
 
 	"github.com/ptchost/ptc/host"
-	"github.com/ptchost/ptc/internal/abort"
 	"github.com/ptchost/ptc/internal/admit"
 	"github.com/ptchost/ptc/internal/jsontext"
 	"github.com/ptchost/ptc/internal/runhook"
@@ -129,6 +127,10 @@ func (s *session) configure(p *host.Program) *runhook.Hooks {
 		hooks.Replay = &runhook.Trace{Start: src.Start, Reads: src.Reads, Waits: src.Waits}
 		// A replay of a run cut while it waited ends where it was cut.
 		hooks.Replay.Cut = !pl.Resume && (src.Kind == host.KindTimeout || src.Kind == host.KindAborted)
+		if hooks.Replay.Cut {
+			// It ends as the recorded run did.
+			hooks.Cut = &runhook.End{Kind: string(src.Kind), Message: recordedMessage(src)}
+		}
 		hooks.Answer = s
 		p.Dispatcher = &heldBack{inner: p.Dispatcher, s: s}
 	}
@@ -150,7 +152,7 @@ func (s *session) Answer(seq int, name string, args json.RawMessage) (runhook.An
 			// The recorded run was cut before it made this call (a
 			// deadline can pass before the first wait): the replay ends
 			// here, as the recorded run did.
-			return runhook.Answer{}, false, errors.New(abort.TraceEnd)
+			return runhook.Answer{}, false, runhook.ErrCut
 		}
 		return runhook.Answer{}, false, s.diverge(&recording.Divergence{Call: seq, Actual: &recording.CallDesc{Tool: name, Arguments: args},
 			Reason: "the program made a call the recording does not have"})
@@ -229,7 +231,7 @@ func (s *session) approver(batch pipeline.Approver) pipeline.Approver {
 			}
 			s.mu.Unlock()
 			if first {
-				runhook.EndRun(ctx, suspendedPrefix+"waiting for approval of tools."+inv.Name())
+				runhook.EndRun(ctx, runhook.End{Kind: string(host.KindSuspended)})
 			}
 			return pipeline.Answer{}, errSuspending
 		}
@@ -241,9 +243,6 @@ func (s *session) approver(batch pipeline.Approver) pipeline.Approver {
 		return batch(ctx, inv, question)
 	}
 }
-
-// suspendedPrefix starts the host's message of a run ended for an ask.
-const suspendedPrefix = "suspended: "
 
 // shield gives a call that is running a context that the run's end
 // cancels, unless the run was suspended: then the call finishes (within
