@@ -33,8 +33,10 @@ var (
 	// ErrAborted: the run was cancelled, by its caller or by a shutdown
 	// (ErrShutdown), before or while it ran. Such an error wraps the
 	// context's cause, so it also matches context.Canceled or
-	// context.DeadlineExceeded (or the cause a caller gave).
-	ErrAborted = errors.New("ptc: aborted")
+	// context.DeadlineExceeded (or the cause a caller gave). It is
+	// pipeline.ErrAborted: an aborted run and an aborted call match the
+	// same sentinel, from any layer.
+	ErrAborted = pipeline.ErrAborted
 )
 
 // RunError is the failure of a run_code call, as [Result.Err] returns it.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptchost/ptc"
@@ -129,4 +130,15 @@ func TestLimits_argumentDefaults(t *testing.T) {
 	require.NoError(t, err)
 	require.Equal(t, p.Config().ArgumentBytes, l.ArgumentBytes)
 	require.Equal(t, p.Config().ArgumentDepth, l.ArgumentDepth)
+}
+
+// One failure, one sentinel: an aborted run and an aborted call (before
+// or after dispatch) match ErrAborted and pipeline.ErrAborted alike.
+func TestErrAborted_oneSentinel(t *testing.T) {
+	require.Same(t, pipeline.ErrAborted, ptc.ErrAborted)
+	for _, code := range []error{pipeline.ErrAborted, pipeline.ErrAbortedBeforeDispatch} {
+		e := &pipeline.Error{Code: pipeline.CodeOf(code)}
+		assert.ErrorIs(t, e, ptc.ErrAborted, pipeline.CodeOf(code))
+	}
+	assert.NotErrorIs(t, &pipeline.Error{Code: pipeline.CodeOf(pipeline.ErrAborted)}, pipeline.ErrAbortedBeforeDispatch)
 }

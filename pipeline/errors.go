@@ -78,7 +78,9 @@ var (
 	// ErrAborted is matched by every error with code ABORTED: the caller's
 	// context was done after the tool body was invoked, and the call would
 	// otherwise have succeeded (or the body or a wrapper returned the
-	// caller's cancellation as its error).
+	// caller's cancellation as its error); by every error with code
+	// ABORTED_BEFORE_DISPATCH too (aborted, whenever); and, as
+	// ptc.ErrAborted, by an aborted run.
 	ErrAborted = errors.New("aborted")
 	// ErrPostExecuteBlocked is matched by every error with code
 	// POST_EXECUTE_BLOCKED: a post-execute listener blocked the result.
@@ -147,6 +149,9 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Is reports whether target is the sentinel of e's code.
 func (e *Error) Is(target error) bool {
+	if e.Code == codeAbortedBeforeDispatch && target == ErrAborted {
+		return true // aborted, before dispatch or after
+	}
 	s := sentinel(e.Code)
 	return s != nil && target == s
 }
