@@ -1,6 +1,7 @@
 package host
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"sync"
@@ -46,35 +47,50 @@ type timeline struct {
 
 // readLog is the clock readings a parkable run keeps to come back: each
 // the difference from the one before as a varint (2 bytes for a reading
-// in a loop instead of 8), in chunks that are never copied to grow.
+// in a loop instead of 8), in the log's own first bytes (most runs read
+// the clock a few times), then in chunks, each twice the last up to
+// logChunk, never copied to grow.
 type readLog struct {
+	first  [32]byte
+	n0     int // bytes of first used
 	chunks [][]byte
-	size   int // bytes in chunks
+	size   int // bytes in all
 	last   int64
 }
 
-// logChunk bounds the size of a readLog's chunks: the first is 32 bytes
-// (most runs read the clock a few times), each next one twice the last.
+// logChunk bounds the size of a readLog's chunks.
 const logChunk = 16 << 10
 
 func (l *readLog) add(n int64) {
-	k := len(l.chunks) - 1
-	if k < 0 || cap(l.chunks[k])-len(l.chunks[k]) < binary.MaxVarintLen64 {
-		c := 32
-		if k >= 0 {
-			c = min(2*cap(l.chunks[k]), logChunk)
+	var buf [binary.MaxVarintLen64]byte
+	k := binary.PutVarint(buf[:], n-l.last)
+	l.last = n
+	l.size += k
+	if len(l.chunks) == 0 && l.n0+k <= len(l.first) {
+		l.n0 += copy(l.first[l.n0:], buf[:k])
+		return
+	}
+	i := len(l.chunks) - 1
+	if i < 0 || cap(l.chunks[i])-len(l.chunks[i]) < k {
+		c := 2 * len(l.first)
+		if i >= 0 {
+			c = min(2*cap(l.chunks[i]), logChunk)
 		}
 		l.chunks = append(l.chunks, make([]byte, 0, c))
-		k++
+		i++
 	}
-	before := len(l.chunks[k])
-	l.chunks[k] = binary.AppendVarint(l.chunks[k], n-l.last)
-	l.size += len(l.chunks[k]) - before
-	l.last = n
+	l.chunks[i] = append(l.chunks[i], buf[:k]...)
 }
 
-// reader returns a reader of the log's readings from the first.
-func (l *readLog) reader() logReader { return logReader{chunks: l.chunks} }
+// reader returns a reader of the log's readings from the first; it does
+// not change when the log is reset and used again.
+func (l *readLog) reader() logReader {
+	chunks := make([][]byte, 0, 1+len(l.chunks))
+	if l.n0 > 0 {
+		chunks = append(chunks, bytes.Clone(l.first[:l.n0]))
+	}
+	return logReader{chunks: append(chunks, l.chunks...)}
+}
 
 // logReader reads a readLog.
 type logReader struct {

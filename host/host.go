@@ -109,6 +109,9 @@ type Host struct {
 	toolTimes toolTimes
 	// parkFactor is parkReplayFactor (tests change it).
 	parkFactor int
+	// mcCompiled and mcImage configure a run's new instance of the guest
+	// as compiled or of an image (made once: each With copies it).
+	mcCompiled, mcImage wazero.ModuleConfig
 	// checkReset, set by tests only, sees every instance reset for reuse.
 	checkReset func(mem, img []byte)
 	// fresh is the memory of a new instance, which images are diffed against.
@@ -158,6 +161,8 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
 	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances, artifacts: artifacts{dir: cfg.CompilationCacheDir},
 		parkAfter: max(cmp.Or(cfg.ParkAfter, defaultParkAfter), 0), parkFactor: parkReplayFactor}
+	h.mcCompiled = wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
+	h.mcImage = h.mcCompiled.WithStartFunctions()
 	if cfg.CompilationCacheDir != "" {
 		h.guestSum = sha256.Sum256(wasm) // names the artifacts; none without a cache
 		h.exeID = executableID()
@@ -516,9 +521,9 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 			return finish()
 		}
 	}
-	mc := wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
+	mc := h.mcCompiled
 	if img != nil {
-		mc = mc.WithStartFunctions() // the snapshot was taken after _initialize
+		mc = h.mcImage // the snapshot was taken after _initialize
 	}
 	random := p.Random
 	if random == nil {

@@ -167,21 +167,28 @@ type run struct {
 }
 
 func newRun(d Dispatcher, lim Limits, cancelCalls context.CancelFunc) *run {
-	// A few completions wait in the channel; a call that comes back while
-	// it is full waits on its own goroutine until the guest takes one. A
-	// channel sized to the subcall limit cost every sandbox tens of KiB.
-	n := min(lim.InFlight, readyBuffer)
+	// ready, delivered and seqOf are made when the program starts its
+	// first call: a run that calls no tool does without them.
 	return &run{
 		d:           d,
 		lim:         lim,
 		started:     time.Now(),
 		stopCh:      make(chan struct{}),
 		slots:       slots{free: lim.InFlight},
-		ready:       make(chan completion, n),
-		delivered:   make(map[int32][]byte),
-		seqOf:       make(map[int32]int),
 		cancelCalls: cancelCalls,
 	}
+}
+
+// calling makes what a run needs once its program calls tools.
+func (r *run) calling() {
+	if r.seqOf != nil {
+		return
+	}
+	r.seqOf, r.delivered = make(map[int32]int), make(map[int32][]byte)
+	// A few completions wait in the channel; a call that comes back while
+	// it is full waits on its own goroutine until the guest takes one. A
+	// channel sized to the subcall limit cost every sandbox tens of KiB.
+	r.ready = make(chan completion, min(r.lim.InFlight, readyBuffer))
 }
 
 // readyBuffer bounds the completions buffered for the guest.
@@ -278,6 +285,7 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 		return -1
 	}
 	r.mu.Lock()
+	r.calling()
 	// A call the attempt that parked made is counted already.
 	if r.nextID >= r.park.replayed {
 		if r.subcalls >= r.lim.Subcalls {

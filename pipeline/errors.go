@@ -187,18 +187,36 @@ func sentinel(code string) error {
 // registry's: CodeOf(ErrDenied) is "DENIED"), or "" if there is none. An
 // outcome's code is CodeOf(o.Err()): "" on success.
 func CodeOf(err error) string {
-	if err == nil {
+	switch e := err.(type) {
+	case nil:
 		return ""
+	case *Error:
+		return e.Code
 	}
+	// A sentinel itself (CodeOf(ErrDenied)) needs no unwrapping, nor the
+	// allocation errors.As costs.
+	for _, code := range sentinelCodes {
+		if err == sentinel(code) {
+			return code
+		}
+	}
+	return wrappedCode(err)
+}
+
+// sentinelCodes are the codes a sentinel stands for.
+var sentinelCodes = [...]string{
+	codeUnknownTool, codeInvalidArguments, codeToolActivationFailed,
+	codeDenied, codeAskUnanswered, codeToolFailed, codeToolTimeout,
+	codeAbortedBeforeDispatch, codeAborted, codePostExecuteBlocked,
+}
+
+// wrappedCode is CodeOf for an error that wraps an *Error or a sentinel.
+func wrappedCode(err error) string {
 	var e *Error
 	if errors.As(err, &e) {
 		return e.Code
 	}
-	for _, code := range [...]string{
-		codeUnknownTool, codeInvalidArguments, codeToolActivationFailed,
-		codeDenied, codeAskUnanswered, codeToolFailed, codeToolTimeout,
-		codeAbortedBeforeDispatch, codeAborted, codePostExecuteBlocked,
-	} {
+	for _, code := range sentinelCodes {
 		if errors.Is(err, sentinel(code)) {
 			return code
 		}
