@@ -38,7 +38,7 @@ var layers = map[string][]string{
 	"internal/mcptest":         {},
 	"internal/modinfo":         {},
 	"internal/runhook":         {},
-	"internal/runner":          {"host", "internal/abort", "internal/admit", "internal/content", "internal/jsontext", "internal/runhook", "internal/sdkgen", "internal/toolsdk", "pipeline", "recording", "registry"},
+	"internal/runner":          {"host", "internal/admit", "internal/content", "internal/jsontext", "internal/runhook", "internal/sdkgen", "internal/toolsdk", "pipeline", "recording", "registry"},
 	"internal/sdkgen":          {"registry"},
 	"internal/telemetry":       {},
 	"internal/toolcall":        {},
