@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/tailscale/hujson"
 )
 
 // ErrConfig is matched by the errors of [ReadConfig] and [LoadConfig]: a
@@ -93,12 +95,20 @@ func ReadConfig(data []byte, opts ConfigOptions) ([]Endpoint, error) {
 	if opts.Logger == nil {
 		opts.Logger = slog.New(slog.DiscardHandler)
 	}
-	top, err := members(data)
+	// VS Code's mcp.json has comments and trailing commas (JSONC):
+	// standardized, they become spaces, so every offset stays where it was.
+	v, err := hujson.Parse(data)
+	if err != nil {
+		return nil, fmt.Errorf("%w: malformed JSON: %s", ErrConfig, strings.TrimPrefix(err.Error(), "hujson: "))
+	}
+	v.Standardize()
+	top, err := members(v.Pack())
 	if err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrConfig, err)
 	}
 	var eps []Endpoint
 	seen := make(map[string]bool)
+	prefixes := make(map[string]string) // tool prefix -> server name
 	found := false
 	for _, m := range top {
 		if m.key != "mcpServers" && m.key != "servers" {
@@ -115,10 +125,20 @@ func ReadConfig(data []byte, opts ConfigOptions) ([]Endpoint, error) {
 				return nil, fmt.Errorf("%w: two servers named %q", ErrConfig, s.key)
 			}
 			seen[s.key] = true
+			if off, err := disabled(s.key, s.value); err != nil {
+				return nil, err
+			} else if off {
+				opts.Logger.Info("mcp config: server disabled: not started", slog.String("server", s.key))
+				continue
+			}
 			ep, err := readServer(s.key, s.value, opts)
 			if err != nil {
 				return nil, err
 			}
+			if other, taken := prefixes[ep.Name]; taken {
+				return nil, fmt.Errorf("%w: servers %q and %q both become the tool prefix %q: rename one", ErrConfig, other, s.key, ep.Name)
+			}
+			prefixes[ep.Name] = s.key
 			eps = append(eps, ep)
 		}
 	}
@@ -140,11 +160,34 @@ func (r *serverReader) errorf(key, format string, args ...any) error {
 	return fmt.Errorf("%w: server %q: key %q: %s", ErrConfig, r.name, key, fmt.Sprintf(format, args...))
 }
 
-func readServer(name string, raw json.RawMessage, opts ConfigOptions) (Endpoint, error) {
-	r := &serverReader{name: name, opts: opts, ep: Endpoint{Name: name}}
-	if !validServerName(name) {
-		return Endpoint{}, fmt.Errorf("%w: server %q: its name becomes its tools' prefix: want 1 to 32 of A-Z a-z 0-9 _ -", ErrConfig, name)
+// disabled reports whether a server's entry says "disabled": true: such a
+// server is not started and its tools do not exist, whatever else its
+// entry says.
+func disabled(name string, raw json.RawMessage) (bool, error) {
+	ms, err := members(raw)
+	if err != nil {
+		return false, fmt.Errorf("%w: server %q: %w", ErrConfig, name, err)
 	}
+	for _, m := range ms {
+		if m.key != "disabled" || string(m.value) == "null" {
+			continue
+		}
+		var off bool
+		if err := json.Unmarshal(m.value, &off); err != nil {
+			return false, fmt.Errorf("%w: server %q: key \"disabled\": want true or false", ErrConfig, name)
+		}
+		return off, nil
+	}
+	return false, nil
+}
+
+func readServer(name string, raw json.RawMessage, opts ConfigOptions) (Endpoint, error) {
+	if name == "" {
+		return Endpoint{}, fmt.Errorf("%w: a server's name is empty: it becomes its tools' prefix", ErrConfig)
+	}
+	// A name other hosts accept but a tool name cannot hold (a dot, a
+	// space) is mapped as tool names are.
+	r := &serverReader{name: name, opts: opts, ep: Endpoint{Name: serverName(name)}}
 	ms, err := members(raw)
 	if err != nil {
 		return Endpoint{}, fmt.Errorf("%w: server %q: %w", ErrConfig, name, err)
@@ -189,6 +232,8 @@ func readServer(name string, raw json.RawMessage, opts ConfigOptions) (Endpoint,
 			err = r.decode(key, m.value, &r.ep.DeferLoading, "true or false")
 		case "oauth":
 			err = r.readOAuth(m.value)
+		case "disabled":
+			// false (a disabled server was skipped: see disabled)
 		default:
 			opts.Logger.Warn("mcp config: key ignored", slog.String("server", name), slog.String("key", m.key))
 		}

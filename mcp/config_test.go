@@ -64,8 +64,8 @@ func TestReadConfig(t *testing.T) {
 
 	// One warning per key ignored, naming it (and its server).
 	w := logs.String()
-	require.Equal(t, 4, strings.Count(w, "key ignored"), w)
-	for _, k := range []string{"key=globalShortcut", "server=fs key=disabled", "server=fs key=autoApprove", "server=crm key=oauth.audience"} {
+	require.Equal(t, 3, strings.Count(w, "key ignored"), w)
+	for _, k := range []string{"key=globalShortcut", "server=fs key=autoApprove", "server=crm key=oauth.audience"} {
 		require.Contains(t, w, k)
 	}
 	for _, s := range []string{"fs-key-123", "docs-token-456", "crm-secret-789"} {
@@ -79,13 +79,16 @@ func TestReadConfig_errors(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
 		{`[]`, "want a JSON object"},
 		{`{"mcpServers": {"a": {"command": "x"}}`, "malformed JSON"},
-		{`{"mcpServers": {"a": {"command": "x"}}} {}`, "more after the object"},
+		{`{"mcpServers": {"a": {"command": "x"}}} {}`, "malformed JSON: line 1, column 41"},
+		{"{\"mcpServers\": {\n  \"a\": {\"command\": \"x\",,}\n}}", "malformed JSON: line 2, column 24"},
 		{`{"other": {}}`, `no "mcpServers" or "servers" object`},
 		{`{"mcpServers": []}`, `"mcpServers": want a JSON object`},
 		{`{"mcpServers": {"a": 1}}`, `server "a": want a JSON object`},
 		{`{"mcpServers": {"a": {"command": "x"}, "a": {"command": "y"}}}`, `"mcpServers": key "a" given twice`},
 		{`{"mcpServers": {"a": {"command": "x"}}, "servers": {"a": {"command": "y"}}}`, `two servers named "a"`},
-		{`{"mcpServers": {"a b": {"command": "x"}}}`, `server "a b": its name becomes its tools' prefix`},
+		{`{"mcpServers": {"": {"command": "x"}}}`, `a server's name is empty`},
+		{`{"mcpServers": {"a.b": {"command": "x"}, "a b": {"command": "y"}, "a_b_2e7336": {"command": "z"}}}`, `servers "a.b" and "a_b_2e7336" both become the tool prefix "a_b_2e7336"`},
+		{`{"mcpServers": {"a": {"command": "x", "disabled": "yes"}}}`, `server "a": key "disabled": want true or false`},
 		{`{"mcpServers": {"a": {"command": 1}}}`, `server "a": key "command": want a string`},
 		{`{"mcpServers": {"a": {"command": "x", "args": "-v"}}}`, `server "a": key "args": want an array of strings`},
 		{`{"mcpServers": {"a": {"command": "x", "env": {"N": 1}}}}`, `server "a": key "env": want an object of strings`},
@@ -174,4 +177,33 @@ func TestRedactor(t *testing.T) {
 	err := r.err(errors.Join(ErrUnavailable, errors.New("x literal-token")))
 	require.ErrorIs(t, err, ErrUnavailable)
 	require.NotContains(t, err.Error(), "literal-token")
+}
+
+// VS Code's mcp.json as people write it: comments, trailing commas, a
+// server turned off, names with a dot or a space.
+func TestReadConfig_asPeopleWriteIt(t *testing.T) {
+	const file = `{
+  // the servers this workspace uses
+  "servers": {
+    "github.com": {"url": "https://api.example/mcp", /* read only */ "tools": ["get_*"],},
+    "my files": {"command": "npx", "args": ["-y", "server-filesystem", "/data",],},
+    "old": {"command": "old-server", "env": {"TOKEN": "${NOT_SET}"}, "disabled": true},
+  },
+}`
+	var logs bytes.Buffer
+	opts := env()
+	opts.Logger = slog.New(slog.NewTextHandler(&logs, nil))
+	eps, err := ReadConfig([]byte(file), opts)
+	require.NoError(t, err)
+	require.Len(t, eps, 2, "the disabled server is not there, and its unset variable is no error")
+	require.Equal(t, "https://api.example/mcp", eps[0].URL)
+	require.Equal(t, []string{"-y", "server-filesystem", "/data"}, eps[1].Args)
+	// Mapped as tool names are: what a tool name cannot hold becomes _,
+	// and a short hash keeps different names apart.
+	require.Equal(t, serverName("github.com"), eps[0].Name)
+	require.Regexp(t, `^github_com_[0-9a-f]{6}$`, eps[0].Name)
+	require.Regexp(t, `^my_files_[0-9a-f]{6}$`, eps[1].Name)
+	require.Equal(t, "my_files_"+eps[1].Name[len("my_files_"):]+"__read", ToolName(eps[1].Name, "read"))
+	require.Contains(t, logs.String(), "server disabled")
+	require.NotContains(t, logs.String(), "key ignored")
 }

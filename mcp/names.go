@@ -44,10 +44,30 @@ func sanitize(s string) (string, bool) {
 	return b.String(), changed
 }
 
+// maxServerName bounds the tool prefix a server's name becomes.
+const maxServerName = 32
+
+// serverName is the tool prefix of a server named name: name itself when
+// it is 1 to 32 of [A-Za-z0-9_-]; else, as ToolName maps a tool's name,
+// every other character replaced by '_', cut to leave room for a short
+// hash of the name, which keeps different names apart.
+func serverName(name string) string {
+	if validServerName(name) {
+		return name
+	}
+	clean, _ := sanitize(name)
+	sum := sha256.Sum256([]byte(name))
+	suffix := "_" + hex.EncodeToString(sum[:3])
+	if len(clean)+len(suffix) > maxServerName {
+		clean = clean[:maxServerName-len(suffix)]
+	}
+	return clean + suffix
+}
+
 // validServerName reports whether name can prefix tool names: 1 to 32 of
 // [A-Za-z0-9_-].
 func validServerName(name string) bool {
-	if name == "" || len(name) > 32 {
+	if name == "" || len(name) > maxServerName {
 		return false
 	}
 	_, changed := sanitize(name)
