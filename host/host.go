@@ -446,17 +446,7 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 		return finish()
 	}
 	defer h.runs.Done()
-	if err := lim.Validate(); err != nil {
-		out.Kind, out.Message = KindInternal, err.Error()
-		return finish()
-	}
-	if len(p.Source) > lim.SourceBytes {
-		out.Kind = KindSyntax
-		out.Message = "program is " + itoa(len(p.Source)) + " bytes, over the " + itoa(lim.SourceBytes) + "-byte limit"
-		return finish()
-	}
-	if err := ctx.Err(); err != nil {
-		out.Kind, out.Message = KindAborted, abort.NotStarted
+	if refused(ctx, &p, lim, out) {
 		return finish()
 	}
 	d := p.Dispatcher
@@ -473,69 +463,23 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	runCtx, cancelRun := context.WithCancelCause(lifeCtx)
 	defer cancelRun(nil)
 	callsCtx, cancelCalls := context.WithCancel(runCtx)
-	r := newRun(d, lim, cancelCalls)
-	r.cancelRun = cancelRun
-	r.cut = runhook.Aborted(runhook.ErrCut.Error())
-	r.limitAt = start.Add(lim.Timeout)
-	r.deadline, r.deadlineWhy = r.limitAt, stopTimeout
-	if cd, ok := ctx.Deadline(); ok && cd.Before(r.deadline) {
-		r.deadline, r.deadlineWhy = cd, stopDeadline
-	}
+	r := newRunOf(ctx, &p, d, lim, start, cancelRun, cancelCalls)
 	stopLimit := r.armLimit(lim.Timeout)
 	defer stopLimit()
-	// The executor's record, replay and resume reach into the run
-	// through its context (package runhook).
-	hooks := runhook.From(ctx)
-	r.clk = newTimeline(&p, hooks, lim, start)
-	if hooks != nil {
-		r.answer = hooks.Answer
-		if hooks.Cut != nil {
-			r.cut = *hooks.Cut
-		}
-	}
-	if p.Virtual && p.CallTime > 0 {
-		r.callTime = int64(p.CallTime)
-	}
-	r.timed = p.Virtual || r.clk.trace != nil || r.clk.tape != nil || r.answer != nil
-	if r.timed {
-		r.flying = make(map[int32]flight)
-	}
-	r.src = p.Source
 	defer r.shutdown()
 	stopWatch := context.AfterFunc(runCtx, func() { r.stop(stopFromContext(runCtx)) })
 	defer stopWatch()
 
-	img := h.base
-	if prelude := h.imagePrelude(p); prelude != "" && h.base != nil {
-		var err error
-		if img, err = h.preludeImage(runCtx, prelude); err != nil {
-			if errors.Is(err, abort.ErrShutdown) {
-				r.stop(stopShutdown)
-			} else if runCtx.Err() != nil {
-				// Gave up waiting for another run to build the image.
-				r.stop(stopFromContext(runCtx))
-			} else {
-				r.fault(KindInternal, err.Error())
-			}
-			r.fillFrom(out)
-			return finish()
-		}
+	img, ok := h.runImage(runCtx, r, &p)
+	if !ok {
+		r.fillFrom(out)
+		return finish()
 	}
 	mc := h.mcCompiled
 	if img != nil {
 		mc = h.mcImage // the snapshot was taken after _initialize
 	}
-	random := p.Random
-	if random == nil {
-		random = crand.Reader
-		if r.park.on = h.parkAfter > 0 && img != nil && !r.timed; r.park.on {
-			r.park.after, r.park.factor, r.park.tools = h.parkAfter, h.parkFactor, &h.toolTimes
-			r.park.trace.Start = r.clk.start
-			r.clk.log = &r.park.log
-			r.budget()
-			random = &r.park.rand
-		}
-	}
+	random := h.randomFor(r, &p, img)
 	limit := pageLimitBytes(lim.MemoryBytes)
 	alloc := newAllocator(limit)
 	callCtx := withRun(experimental.WithMemoryAllocator(callsCtx, alloc), r)
@@ -583,26 +527,14 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	r.park.mark = time.Now()
 	err = r.exec(callCtx, inst.guest, p.Source)
 	for errors.Is(err, errParked) {
-		h.parked.Add(1)
-		r.park.parks++
 		// The run parks (park.go): its instance goes, and it comes back
 		// in a new one when a result does.
 		if inst.mem != nil {
 			out.MemoryBytes = max(out.MemoryBytes, uint64(inst.mem.Size()))
 		}
-		_ = inst.mod.Close(context.Background())
-		inst, err = nil, nil
-		if !r.parkedWait(runCtx) {
-			break
-		}
-		r.rewind()
-		if inst, err = h.instance(callCtx, r, img, limit, mc, random); err != nil {
-			r.startFailed(runCtx, err)
-			err = nil
-			break
-		}
-		r.park.restart()
-		err = r.resume(callCtx, inst.guest)
+		inst, err = h.park(runCtx, callCtx, r, inst, func() (*instance, error) {
+			return h.instance(callCtx, r, img, limit, mc, random)
+		})
 	}
 	if runCtx.Err() != nil {
 		// The watcher runs on its own goroutine; record the reason now so
@@ -615,6 +547,116 @@ func (h *Host) Run(ctx context.Context, p Program) *Outcome {
 	clean = err == nil && r.reusable()
 	r.fillFrom(out)
 	return finish()
+}
+
+// refused reports whether p cannot run at all (its limits are invalid, its
+// source too long, its caller gone), with out saying why.
+func refused(ctx context.Context, p *Program, lim Limits, out *Outcome) bool {
+	switch {
+	case lim.Validate() != nil:
+		out.Kind, out.Message = KindInternal, lim.Validate().Error()
+	case len(p.Source) > lim.SourceBytes:
+		out.Kind = KindSyntax
+		out.Message = "program is " + itoa(len(p.Source)) + " bytes, over the " + itoa(lim.SourceBytes) + "-byte limit"
+	case ctx.Err() != nil:
+		out.Kind, out.Message = KindAborted, abort.NotStarted
+	default:
+		return false
+	}
+	return true
+}
+
+// newRunOf makes the run of p: its limits and deadline, its clock, and what
+// the executor's record, replay and resume add to it (found in ctx:
+// package runhook).
+func newRunOf(ctx context.Context, p *Program, d Dispatcher, lim Limits, start time.Time, cancelRun context.CancelCauseFunc, cancelCalls context.CancelFunc) *run {
+	r := newRun(d, lim, cancelCalls)
+	r.cancelRun = cancelRun
+	r.cut = runhook.Aborted(runhook.ErrCut.Error())
+	r.limitAt = start.Add(lim.Timeout)
+	r.deadline, r.deadlineWhy = r.limitAt, stopTimeout
+	if cd, ok := ctx.Deadline(); ok && cd.Before(r.deadline) {
+		r.deadline, r.deadlineWhy = cd, stopDeadline
+	}
+	hooks := runhook.From(ctx)
+	r.clk = newTimeline(p, hooks, lim, start)
+	if hooks != nil {
+		r.answer = hooks.Answer
+		if hooks.Cut != nil {
+			r.cut = *hooks.Cut
+		}
+	}
+	if p.Virtual && p.CallTime > 0 {
+		r.callTime = int64(p.CallTime)
+	}
+	r.timed = p.Virtual || r.clk.trace != nil || r.clk.tape != nil || r.answer != nil
+	if r.timed {
+		r.flying = make(map[int32]flight)
+	}
+	r.src = p.Source
+	return r
+}
+
+// runImage returns the image r starts from: the host's (nil for a guest
+// without snapshots), or the one taken after p's prelude. It reports
+// false, having stopped or faulted r, when the image cannot be had.
+func (h *Host) runImage(ctx context.Context, r *run, p *Program) (*image, bool) {
+	prelude := h.imagePrelude(*p)
+	if prelude == "" || h.base == nil {
+		return h.base, true
+	}
+	img, err := h.preludeImage(ctx, prelude)
+	switch {
+	case err == nil:
+		return img, true
+	case errors.Is(err, abort.ErrShutdown):
+		r.stop(stopShutdown)
+	case ctx.Err() != nil:
+		// Gave up waiting for another run to build the image.
+		r.stop(stopFromContext(ctx))
+	default:
+		r.fault(KindInternal, err.Error())
+	}
+	return nil, false
+}
+
+// randomFor returns r's random source, and makes r parkable when it may
+// park: a plain live run (no random source of its caller's, no virtual
+// clock, record or replay) that starts from an image.
+func (h *Host) randomFor(r *run, p *Program, img *image) io.Reader {
+	if p.Random != nil {
+		return p.Random
+	}
+	if r.park.on = h.parkAfter > 0 && img != nil && !r.timed; !r.park.on {
+		return crand.Reader
+	}
+	r.park.after, r.park.factor, r.park.tools = h.parkAfter, h.parkFactor, &h.toolTimes
+	r.park.trace.Start = r.clk.start
+	r.clk.log = &r.park.log
+	r.budget()
+	return &r.park.rand
+}
+
+// park closes the instance of a run that parked, waits for a result or
+// the run's end, and brings the run back in a new instance (next): it
+// returns that instance and how the program's new attempt ended (errParked
+// again when it parked again), or no instance and nil when the run ended
+// while parked or could not come back.
+func (h *Host) park(runCtx, callCtx context.Context, r *run, inst *instance, next func() (*instance, error)) (*instance, error) {
+	h.parked.Add(1)
+	r.park.parks++
+	_ = inst.mod.Close(context.Background())
+	if !r.parkedWait(runCtx) {
+		return nil, nil
+	}
+	r.rewind()
+	inst, err := next()
+	if err != nil {
+		r.startFailed(runCtx, err)
+		return nil, nil
+	}
+	r.park.restart()
+	return inst, r.resume(callCtx, inst.guest)
 }
 
 // errRestore is a failure to start an instance from its image.
