@@ -32,11 +32,19 @@ type auditHandler struct{ slog.Handler }
 
 func (a auditHandler) Handle(ctx context.Context, r slog.Record) error {
 	if c, ok := callerOf(ctx); ok {
+		// A record that names them already (the server's own run record,
+		// under a handler that wraps this one) names them once.
+		var hasPrincipal, hasSession bool
+		r.Attrs(func(at slog.Attr) bool {
+			hasPrincipal = hasPrincipal || at.Key == "principal"
+			hasSession = hasSession || at.Key == "session"
+			return true
+		})
 		r = r.Clone()
-		if c.principal != "" {
+		if c.principal != "" && !hasPrincipal {
 			r.AddAttrs(slog.String("principal", c.principal))
 		}
-		if c.session != "" {
+		if c.session != "" && !hasSession {
 			r.AddAttrs(slog.String("session", c.session))
 		}
 	}

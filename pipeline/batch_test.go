@@ -250,7 +250,7 @@ func TestPipeline_Execute_log(t *testing.T) {
 func TestBatch_Logger(t *testing.T) {
 	var buf bytes.Buffer
 	l := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-		if a.Key == slog.TimeKey || a.Key == "duration" || a.Key == "token" || a.Key == "parent" {
+		if a.Key == slog.TimeKey || a.Key == "duration_ms" || a.Key == "token" || a.Key == "parent" {
 			return slog.Attr{}
 		}
 		return a
@@ -325,7 +325,7 @@ func TestPipeline_hammer(t *testing.T) {
 func TestSlogResult_errorInfo(t *testing.T) {
 	var buf bytes.Buffer
 	l := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
-		if a.Key == slog.TimeKey || a.Key == "duration" || a.Key == "token" || a.Key == "parent" {
+		if a.Key == slog.TimeKey || a.Key == "duration_ms" || a.Key == "token" || a.Key == "parent" {
 			return slog.Attr{}
 		}
 		return a

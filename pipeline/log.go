@@ -36,7 +36,8 @@ func slogResult(ctx context.Context, l *slog.Logger, o *Outcome) {
 		slog.String("token", inv.token),
 		slog.String("parent", inv.env.Parent),
 		slog.Bool("nested", inv.env.Parent != ""),
-		slog.Duration("duration", o.duration),
+		// Milliseconds, as every record of ptc's gives a duration.
+		slog.Float64("duration_ms", float64(o.duration.Microseconds())/1000),
 	}
 	if o.err != nil {
 		attrs = append(attrs, slog.String("code", o.err.Code), slog.String("reason", o.err.Reason))

@@ -131,7 +131,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return fmt.Errorf("serve: %w", err)
 	case <-ctx.Done():
 	}
-	logger.Info("shutting down", slog.Duration("grace", *grace))
+	logger.Info("shutting down", slog.String("grace", grace.String()))
 	// Stop accepting connections and wait for the HTTP exchanges while the
 	// runs finish or are aborted; the answers of aborted runs still go out.
 	httpDone := make(chan error, 1)
