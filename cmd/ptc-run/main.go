@@ -189,7 +189,7 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if err != nil {
 		return 0, err
 	}
-	obs, err := newObservability(ctx, false)
+	obs, err := newObservability(ctx, false, warnTo(stderr))
 	if err != nil {
 		return 0, err
 	}

@@ -543,3 +543,29 @@ scrape_configs:
 	require.Len(t, idle, 1)
 	assert.GreaterOrEqual(t, idle[""], 1.0, "the ok runs left their sandboxes idle")
 }
+
+// An OpenTelemetry setting ptc-run does not build in, set in the
+// environment for other programs, is a warning: the command still runs
+// (every command exited 2 with OTEL_TRACES_EXPORTER=console).
+func TestObservability_unsupportedIsAWarning(t *testing.T) {
+	for _, c := range []struct{ key, value, warning string }{
+		{"OTEL_TRACES_EXPORTER", "console", "OTEL_TRACES_EXPORTER=console"},
+		{"OTEL_TRACES_EXPORTER", "zipkin,none", ""},
+		{"OTEL_EXPORTER_OTLP_PROTOCOL", "http/json", `OTLP protocol \"http/json\"`},
+	} {
+		t.Run(c.value, func(t *testing.T) {
+			t.Setenv(c.key, c.value)
+			if c.key == "OTEL_EXPORTER_OTLP_PROTOCOL" {
+				t.Setenv("OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:1") // nothing listens: export fails quietly
+			}
+			var stdout, stderr bytes.Buffer
+			code := run(context.Background(), []string{"run", "-"}, strings.NewReader(`return 1 + 1`), &stdout, &stderr)
+			require.Equal(t, 0, code, stderr.String())
+			require.Equal(t, "2\n", stdout.String())
+			if c.warning != "" {
+				require.Contains(t, stderr.String(), c.warning)
+				require.Contains(t, stderr.String(), `"level":"WARN"`)
+			}
+		})
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"strings"
@@ -64,23 +66,50 @@ func (o *observability) shutdown(ctx context.Context) error {
 }
 
 // tracesWanted reports whether the environment asks for traces to be
-// exported: an OTLP endpoint is set, or OTEL_TRACES_EXPORTER is "otlp";
-// never when OTEL_SDK_DISABLED is true or OTEL_TRACES_EXPORTER is
-// "none". With nothing set, nothing is exported and no SDK is made.
-func tracesWanted(getenv func(string) string) (bool, error) {
+// exported: an OTLP endpoint is set, or OTEL_TRACES_EXPORTER (a comma-
+// separated list, as the specification has it) names "otlp"; never when
+// OTEL_SDK_DISABLED is true or OTEL_TRACES_EXPORTER is "none". With
+// nothing set, nothing is exported and no SDK is made. An exporter
+// ptc-run does not build in ("console": its standard output is the
+// program's content; "zipkin") is a warning, never a failed command: a
+// variable set for other programs must not stop this one.
+func tracesWanted(getenv func(string) string) (want bool, warnings []string) {
 	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
 		return false, nil
 	}
-	switch e := strings.TrimSpace(getenv("OTEL_TRACES_EXPORTER")); e {
-	case "none":
-		return false, nil
-	case "otlp":
-		return true, nil
-	case "":
-	default:
-		return false, fmt.Errorf("OTEL_TRACES_EXPORTER=%q: ptc-run exports otlp or none", e)
+	named := false
+	for _, e := range strings.Split(getenv("OTEL_TRACES_EXPORTER"), ",") {
+		switch e = strings.TrimSpace(e); e {
+		case "":
+		case "none":
+			return false, warnings
+		case "otlp":
+			want, named = true, true
+		default:
+			named = true
+			warnings = append(warnings, fmt.Sprintf("OTEL_TRACES_EXPORTER=%s: ptc-run exports otlp only (its standard output is the program's content); no %s traces", e, e))
+		}
+	}
+	if named {
+		return want, warnings
 	}
 	return getenv("OTEL_EXPORTER_OTLP_ENDPOINT") != "" || getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT") != "", nil
+}
+
+// otlpProtocol is the OTLP protocol the environment asks for, http/protobuf
+// by default or grpc; another (http/json) is a warning and http/protobuf.
+func otlpProtocol(getenv func(string) string) (proto, warning string) {
+	p := getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
+	if p == "" {
+		p = getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
+	}
+	switch p {
+	case "", "http/protobuf":
+		return "http/protobuf", ""
+	case "grpc":
+		return "grpc", ""
+	}
+	return "http/protobuf", fmt.Sprintf("OTLP protocol %q: ptc-run exports http/protobuf or grpc; sending http/protobuf", p)
 }
 
 // newObservability sets up what the environment and --metrics ask for.
@@ -89,12 +118,13 @@ func tracesWanted(getenv func(string) string) (bool, error) {
 // OTEL_EXPORTER_OTLP_PROTOCOL, http/protobuf by default or grpc; the
 // sampler is OTEL_TRACES_SAMPLER (and _ARG), the resource
 // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES (service.name ptc-run
-// by default). An unusable setting is a an error (exit 2).
-func newObservability(ctx context.Context, metrics bool) (*observability, error) {
+// by default). A setting ptc-run does not support is a warning to warn,
+// never a failed command; an unusable one is an error (exit 2).
+func newObservability(ctx context.Context, metrics bool, warn func(string)) (*observability, error) {
 	o := &observability{}
-	want, err := tracesWanted(os.Getenv)
-	if err != nil {
-		return nil, err
+	want, warnings := tracesWanted(os.Getenv)
+	for _, w := range warnings {
+		warn(w)
 	}
 	if !want && !metrics {
 		return nil, nil
@@ -107,17 +137,14 @@ func newObservability(ctx context.Context, metrics bool) (*observability, error)
 	}
 	if want {
 		var exp sdktrace.SpanExporter
-		proto := os.Getenv("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")
-		if proto == "" {
-			proto = os.Getenv("OTEL_EXPORTER_OTLP_PROTOCOL")
+		proto, w := otlpProtocol(os.Getenv)
+		if w != "" {
+			warn(w)
 		}
-		switch proto {
-		case "", "http/protobuf":
-			exp, err = otlptracehttp.New(ctx)
-		case "grpc":
+		if proto == "grpc" {
 			exp, err = otlptracegrpc.New(ctx)
-		default:
-			err = fmt.Errorf("OTLP protocol %q: ptc-run exports http/protobuf or grpc", proto)
+		} else {
+			exp, err = otlptracehttp.New(ctx)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("OpenTelemetry traces: %w", err)
@@ -146,4 +173,11 @@ func (o *observability) withMetrics(h http.Handler) http.Handler {
 	mux.Handle("/metrics", o.metrics)
 	mux.Handle("/", h)
 	return mux
+}
+
+// warnTo writes a warning to w as ptc-run's other warnings are written:
+// a JSON log record at level WARN.
+func warnTo(w io.Writer) func(string) {
+	l := slog.New(slog.NewJSONHandler(w, nil))
+	return func(msg string) { l.Warn(msg) }
 }

@@ -70,7 +70,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	// Records of a run and of its subcalls name the principal and session.
 	logger := slog.New(telemetry.LogHandler(mcp.AuditHandler(slog.NewJSONHandler(stderr, nil))))
-	obs, err := newObservability(ctx, *metrics)
+	obs, err := newObservability(ctx, *metrics, func(w string) { logger.Warn(w) })
 	if err != nil {
 		return err
 	}
