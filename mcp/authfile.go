@@ -80,25 +80,16 @@ var principalName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
 // the field at fault ("principals[1].keySha256: ...") and never holds a
 // key.
 func ParseAuthConfig(data []byte) (*AuthConfig, error) {
+	// Each level is read on its own, so that an unknown or mistyped field
+	// is named with its path (principals[1].limits.memroy).
 	var raw struct {
-		Principals []struct {
-			Name      string   `json:"name"`
-			KeySHA256 string   `json:"keySha256"`
-			Tools     []string `json:"tools"`
-			Ask       []string `json:"ask"`
-			Limits    struct {
-				ConcurrentRuns *int    `json:"concurrentRuns"`
-				RunsPerMinute  *int    `json:"runsPerMinute"`
-				Timeout        *string `json:"timeout"`
-				Memory         *string `json:"memory"`
-			} `json:"limits"`
-		} `json:"principals"`
-		JWT *JWTConfig `json:"jwt"`
+		Principals []json.RawMessage `json:"principals"`
+		JWT        json.RawMessage   `json:"jwt"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("auth: %w", jsonFieldError(err))
+		return nil, fmt.Errorf("auth: %w", jsonFieldError("", err))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("auth: data after the JSON object")
@@ -106,7 +97,13 @@ func ParseAuthConfig(data []byte) (*AuthConfig, error) {
 	if len(raw.Principals) == 0 {
 		return nil, errors.New("auth: principals: want at least one principal")
 	}
-	c := &AuthConfig{JWT: raw.JWT}
+	c := &AuthConfig{}
+	if len(raw.JWT) > 0 && string(raw.JWT) != "null" {
+		c.JWT = &JWTConfig{}
+		if err := strictDecode(raw.JWT, c.JWT); err != nil {
+			return nil, fmt.Errorf("auth: %w", jsonFieldError("jwt", err))
+		}
+	}
 	if j := c.JWT; j != nil {
 		u, err := url.Parse(j.Issuer)
 		switch {
@@ -122,8 +119,18 @@ func ParseAuthConfig(data []byte) (*AuthConfig, error) {
 	}
 	names := map[string]bool{}
 	keys := map[string]bool{}
-	for i, rp := range raw.Principals {
+	for i, data := range raw.Principals {
 		at := fmt.Sprintf("auth: principals[%d]", i)
+		var rp principalJSON
+		if err := strictDecode(data, &rp); err != nil {
+			return nil, fmt.Errorf("auth: %w", jsonFieldError(fmt.Sprintf("principals[%d]", i), err))
+		}
+		var l limitsJSON
+		if len(rp.Limits) > 0 && string(rp.Limits) != "null" {
+			if err := strictDecode(rp.Limits, &l); err != nil {
+				return nil, fmt.Errorf("auth: %w", jsonFieldError(fmt.Sprintf("principals[%d].limits", i), err))
+			}
+		}
 		p := Principal{Name: rp.Name, KeySHA256: strings.ToLower(rp.KeySHA256), Tools: rp.Tools, Ask: rp.Ask}
 		switch {
 		case !principalName.MatchString(p.Name):
@@ -153,7 +160,6 @@ func ParseAuthConfig(data []byte) (*AuthConfig, error) {
 				return nil, fmt.Errorf("%s.ask[%d]: %w", at, j, err)
 			}
 		}
-		l := rp.Limits
 		if l.ConcurrentRuns != nil {
 			if *l.ConcurrentRuns <= 0 {
 				return nil, fmt.Errorf("%s.limits.concurrentRuns: want a positive number", at)
@@ -185,11 +191,54 @@ func ParseAuthConfig(data []byte) (*AuthConfig, error) {
 	return c, nil
 }
 
-// jsonFieldError words a decoding error with the field it concerns.
-func jsonFieldError(err error) error {
+// principalJSON and limitsJSON are a principal and its limits as the file
+// has them.
+type principalJSON struct {
+	Name      string          `json:"name"`
+	KeySHA256 string          `json:"keySha256"`
+	Tools     []string        `json:"tools"`
+	Ask       []string        `json:"ask"`
+	Limits    json.RawMessage `json:"limits"`
+}
+
+type limitsJSON struct {
+	ConcurrentRuns *int    `json:"concurrentRuns"`
+	RunsPerMinute  *int    `json:"runsPerMinute"`
+	Timeout        *string `json:"timeout"`
+	Memory         *string `json:"memory"`
+}
+
+// strictDecode decodes data into v, refusing fields v does not have.
+func strictDecode(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// jsonFieldError words a decoding error at path (a field's path in the
+// file, "" for the top) with the field it concerns.
+func jsonFieldError(path string, err error) error {
+	join := func(field string) string {
+		switch {
+		case path == "":
+			return field
+		case field == "":
+			return path
+		}
+		return path + "." + field
+	}
 	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Errorf("%s: want %s, got JSON %s", te.Field, te.Type, te.Value)
+	if errors.As(err, &te) {
+		return fmt.Errorf("%s: want %s, got JSON %s", join(te.Field), te.Type, te.Value)
+	}
+	if field, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+		if path == "" {
+			return fmt.Errorf("unknown field %s", field)
+		}
+		return fmt.Errorf("%s: unknown field %s", path, field)
+	}
+	if path != "" {
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	return err
 }
