@@ -148,7 +148,7 @@ func TestMCPConfig_errors(t *testing.T) {
 		{`{"mcpServers": {"fs": {"command": "x", "args": "-v"}}}`, `server "fs": key "args": want an array of strings`},
 		{`{"mcpServers": {"docs": {"url": "https://h/", "headers": {"Authorization": "Bearer ${PTC_TEST_UNSET}"}}}}`,
 			`server "docs": key "headers.Authorization": the environment variable PTC_TEST_UNSET is not set`},
-		{`{"mcpServers": {"fs": {"command": "x"},}}`, `key "mcpServers": malformed JSON`},
+		{"{\"mcpServers\": {\n  \"fs\": {\"command\": \"x\"} \"y\"}}", `malformed JSON: line 2, column`},
 	} {
 		path := writeFile(t, dir, "bad.json", c.file)
 		for _, cmd := range [][]string{{"run", "-"}, {"sdk"}, {"serve", "--stdio"}} {
