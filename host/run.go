@@ -1153,6 +1153,10 @@ func engineTypeError(msg string) bool {
 // noModules is the syntax error of an import or export statement.
 const noModules = "SyntaxError: there are no modules here: tools is a global (call tools.NAME(args) directly), and no import, export or require is needed"
 
+// noNamespaces is the syntax error of a TypeScript namespace, which
+// TypeScript allows only at a module's top level.
+const noNamespaces = "SyntaxError: a TypeScript namespace cannot be declared here: the program runs as the body of an async function, where TypeScript allows none; use an object (const Geo = {r: 1}) or plain functions"
+
 // syntaxMessage completes the message of a syntax error: where it is, and
 // what to do about a module statement. QuickJS places a syntax error only
 // roughly (its column is the scanner's, often past the token), so when
@@ -1174,7 +1178,10 @@ func (r *run) syntaxMessage(out *Outcome) {
 		out.Message += " (at the end of the program)"
 		return
 	}
-	if t := strings.TrimSpace(lines[line-1]); strings.HasPrefix(t, "import ") || strings.HasPrefix(t, "import{") || strings.HasPrefix(t, "export ") {
+	switch t := strings.TrimSpace(lines[line-1]); {
+	case strings.HasPrefix(t, "namespace "), strings.HasPrefix(t, "export namespace "), strings.HasPrefix(t, "declare namespace "):
+		out.Message = noNamespaces
+	case strings.HasPrefix(t, "import "), strings.HasPrefix(t, "import{"), strings.HasPrefix(t, "export "):
 		out.Message = noModules
 	}
 	out.Message += " (line " + strconv.Itoa(line) + ", column " + strconv.Itoa(max(col, 1)) + ")" + excerpt(lines[line-1], col)

@@ -61,3 +61,15 @@ func TestRun_inFlightOrder(t *testing.T) {
 	}
 	assert.Equal(t, want, order)
 }
+
+// A TypeScript namespace, which TypeScript allows only at a module's top
+// level, fails with a message that says why and what to write instead
+// (it said `Expected ";" but found "Geo"`).
+func TestRun_namespaceSays(t *testing.T) {
+	h := newHost(t, host.Config{})
+	out := h.Run(context.Background(), host.Program{Source: "const x: number = 1;\nnamespace Geo { export const r = x }\nreturn Geo.r"})
+	require.Equal(t, host.KindSyntax, out.Kind)
+	assert.Contains(t, out.Message, "a TypeScript namespace cannot be declared here")
+	assert.Contains(t, out.Message, "use an object")
+	assert.Contains(t, out.Message, "(line 2, column")
+}
