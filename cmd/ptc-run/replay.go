@@ -12,6 +12,7 @@ import (
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/recording"
+	"github.com/ptchost/ptc/registry"
 )
 
 // cmdReplay runs a recorded program again with its subcalls answered from
@@ -62,6 +63,12 @@ func cmdReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		return 0, err
 	}
 	defer closeAll()
+	for _, name := range live {
+		if _, ok := ex.Pipeline().Config().Registry.Get(name, registry.Scope{}, nil); !ok {
+			// --live calls the tool itself: it must be there to call.
+			return 0, &usageError{fmt.Sprintf("--live %s: no tool of that name is registered; --live calls the tool for real, so give its tools as when recording (--tools FILE, --mcp NAME=CMD|URL or --mcp-config FILE)", name)}
+		}
+	}
 	r, err := ex.Replay(ctx, rec, opts)
 	if err != nil {
 		if errors.Is(err, recording.ErrUnusable) {

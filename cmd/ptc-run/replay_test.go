@@ -412,6 +412,12 @@ func TestReplay_live(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Equal(t, stdout, out, "answered from the recording")
 
+	// Without the tool to call, --live says where to give it.
+	code, _, stderr = cli(t, "", "replay", "--live", "get_weather", rec)
+	require.Equal(t, 2, code, stderr)
+	require.Contains(t, stderr, "--live get_weather: no tool of that name is registered")
+	require.Contains(t, stderr, "--tools FILE, --mcp NAME=CMD|URL or --mcp-config FILE")
+
 	code, out, stderr = cli(t, "", "replay", "--tools", changed, "--live", "get_weather", rec)
 	require.Equal(t, 1, code, stderr)
 	require.Contains(t, out, `"temps": [30, 5, 18]`, "called live")
@@ -437,10 +443,6 @@ func TestReplay_live(t *testing.T) {
 	require.Equal(t, 0, code, stderr)
 	require.Equal(t, stdout, out)
 
-	// A live tool must be mounted.
-	code, _, stderr = cli(t, "", "replay", "--live", "get_weather", rec)
-	require.Equal(t, 2, code)
-	require.Contains(t, stderr, `live tool "get_weather" is not registered`)
 }
 
 // TestHelp_replay checks replay's help against testdata/help/replay.txt
