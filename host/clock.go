@@ -107,6 +107,7 @@ func (r *logReader) next() int64 {
 		return r.last
 	}
 	if r.chunks[0] = r.chunks[0][k:]; len(r.chunks[0]) == 0 {
+		r.chunks[0] = nil // read: let it go
 		r.chunks = r.chunks[1:]
 	}
 	r.last += d
@@ -173,6 +174,7 @@ func (t *timeline) read() int64 {
 // from the last reading.
 func (t *timeline) leaveTape() {
 	t.taping = false
+	t.tapeLog = logReader{} // its readings are all read
 	if !t.keepBase {
 		t.off, t.base = t.v, time.Now()
 	}

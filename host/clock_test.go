@@ -247,6 +247,16 @@ func TestEndRun(t *testing.T) {
 	require.Equal(t, host.KindSuspended, out.Kind)
 	require.Empty(t, out.Message)
 	require.Empty(t, out.Output)
+
+	// An End without a kind is an abort, and the first End still wins.
+	d = host.DispatcherFunc(func(ctx context.Context, c host.Call) host.Reply {
+		runhook.EndRun(ctx, runhook.End{Message: "first"})
+		runhook.EndRun(ctx, runhook.Aborted("second"))
+		return host.Reply{Value: json.RawMessage(`1`)}
+	})
+	out = h.Run(context.Background(), host.Program{Source: `await __ptc_call("a", {})`, Dispatcher: d})
+	require.Equal(t, host.KindAborted, out.Kind)
+	require.Equal(t, "first", out.Message)
 }
 
 // Review of issue 14: a hold its Dispatch never released ends with the

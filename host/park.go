@@ -39,7 +39,9 @@ const defaultParkAfter = 100 * time.Millisecond
 // maxPollGap is the most time one interval between two polls of the host
 // counts as computed (see parking.busy): the guest polls within well
 // under a millisecond of work (fuelPerPoll), so a longer interval is time
-// its thread was taken away.
+// its thread was taken away. The host's own work between two polls (a
+// locale's Intl data loaded, a collation) is capped too: such a run may
+// park a little earlier than 20 times its work would say.
 const maxPollGap = 5 * time.Millisecond
 
 // parkReplayFactor scales the time the guest has computed so far into the
@@ -184,8 +186,14 @@ func (r *run) budget() {
 func (r *run) noPark() {
 	pk := &r.park
 	pk.on = false
-	// A run coming back from parking still answers the calls it replays.
-	pk.calls = pk.calls[:pk.replayed:pk.replayed]
+	// A run coming back from parking still answers the calls it replays;
+	// the others are let go of.
+	clear(pk.calls[pk.replayed:])
+	if pk.replayed == 0 {
+		pk.calls = nil
+	} else {
+		pk.calls = pk.calls[:pk.replayed:pk.replayed]
+	}
 	if r.clk.log == &pk.log {
 		r.clk.log, r.clk.readCap = nil, 0
 	}
@@ -239,7 +247,8 @@ func (r *run) rewind() {
 	r.mu.Lock()
 	// What it printed, counted and received stays: the attempt coming
 	// back repeats it (see write and take) before it adds to it.
-	r.outN, r.recvN = 0, 0
+	r.outN, r.outAgain = 0, len(r.output)
+	r.recvN, r.recvAgain = 0, len(r.received)
 	r.nextID, r.nextSeq = 0, 0
 	clear(r.seqOf)
 	clear(r.delivered)

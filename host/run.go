@@ -139,22 +139,23 @@ type run struct {
 	subcalls int
 	// A run coming back from parking prints again, and receives again,
 	// what it did before it parked: output and received keep all of it
-	// meanwhile (a run that ends during the come-back still reports it),
-	// and outN and recvN count how much the current attempt has repeated
-	// or added.
-	outN, recvN int
-	nextID      int32
-	nextSeq     int
-	seqOf       map[int32]int // call id -> Seq, for dispatched calls
-	received    []int         // Seq of each result the guest took, in order
-	delivered   map[int32][]byte
-	finished    bool
-	finishedOK  bool // finished with guestOK before any stop
-	finishKind  int32
-	finishData  []byte
-	faultKind   Kind
-	faultMsg    string
-	cancelCalls context.CancelFunc
+	// meanwhile (a run that ends during the come-back still reports it);
+	// the first outAgain lines and recvAgain results are to be repeated,
+	// and outN and recvN count how many the current attempt has.
+	outN, outAgain   int
+	recvN, recvAgain int
+	nextID           int32
+	nextSeq          int
+	seqOf            map[int32]int // call id -> Seq, for dispatched calls
+	received         []int         // Seq of each result the guest took, in order
+	delivered        map[int32][]byte
+	finished         bool
+	finishedOK       bool // finished with guestOK before any stop
+	finishKind       int32
+	finishData       []byte
+	faultKind        Kind
+	faultMsg         string
+	cancelCalls      context.CancelFunc
 
 	// collators serve Intl's collation, on the guest's goroutine only.
 	collators collators
@@ -254,7 +255,7 @@ func (r *run) shutdown() {
 // was reached and the guest must stop.
 func (r *run) write(line string) bool {
 	r.mu.Lock()
-	if r.outN < len(r.output) {
+	if r.outN < r.outAgain {
 		// A run coming back from parking prints what it printed before.
 		same := r.output[r.outN] == line
 		r.outN++
@@ -268,7 +269,6 @@ func (r *run) write(line string) bool {
 	if fits {
 		r.outBytes += len(line) + 1
 		r.output = append(r.output, line)
-		r.outN++
 	} else if r.reason.Load() != int32(stopOutputLimit) {
 		r.output = append(r.output, truncationMarker)
 	}
@@ -322,6 +322,9 @@ func (r *run) start(ctx context.Context, name string, args []byte) int32 {
 	if !valid {
 		d.env = errEnvelope("INVALID_ARGUMENTS", "subcall arguments are not valid JSON")
 		r.deferred = d
+		if r.park.on {
+			r.noPark() // its calls are no longer numbered as parking needs
+		}
 		return id
 	}
 	d.call = Call{Seq: seq, Name: callName(name), Args: json.RawMessage(wellFormed(args))}
@@ -917,6 +920,9 @@ func (r *run) cutHere() bool {
 // end ends the run at once as e says (the first End given, as the first
 // stop reason wins).
 func (r *run) end(e runhook.End) {
+	if e.Kind == "" {
+		e.Kind = string(KindAborted)
+	}
 	r.mu.Lock()
 	if r.ended.Kind == "" {
 		r.ended = e
@@ -948,19 +954,27 @@ func (r *run) deliver(id int32, env []byte) int64 {
 // take hands over the envelope of a delivered completion.
 func (r *run) take(id int32, n uint32) ([]byte, bool) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	env, ok := r.delivered[id]
 	if !ok || uint32(len(env)) != n {
+		r.mu.Unlock()
 		return nil, false
 	}
 	delete(r.delivered, id)
+	same := true
 	if seq := r.seqOf[id]; seq != 0 {
-		// A run coming back from parking receives again what it
-		// received before, in the same order (its waits follow its trace).
-		if r.recvN == len(r.received) {
+		if r.recvN < r.recvAgain {
+			// A run coming back from parking receives again what it
+			// received before, in the same order (its waits follow its
+			// trace).
+			same = r.received[r.recvN] == seq
+			r.recvN++
+		} else {
 			r.received = append(r.received, seq)
 		}
-		r.recvN++
+	}
+	r.mu.Unlock()
+	if !same {
+		r.fault(KindInternal, "the program did not repeat itself after it was parked: it received its results in another order")
 	}
 	return env, true
 }
