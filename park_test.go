@@ -20,6 +20,27 @@ import (
 	"github.com/ptchost/ptc/registry"
 )
 
+// parkingExecutor is an executor over tool whose waiting runs park after
+// 5 ms; it is closed when the test ends.
+func parkingExecutor(t *testing.T, tool *registry.Tool) *ptc.Executor {
+	t.Helper()
+	reg := registry.New()
+	_, err := reg.Register(tool)
+	require.NoError(t, err)
+	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+	require.NoError(t, err)
+	h, err := host.New(context.Background(), host.Config{ParkAfter: 5 * time.Millisecond})
+	if errors.Is(err, quickjs.ErrNotBuilt) {
+		t.Skip("guest not built: run make guest")
+	}
+	require.NoError(t, err)
+	t.Cleanup(func() { h.Close(context.Background()) })
+	ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: h})
+	require.NoError(t, err)
+	t.Cleanup(func() { ex.Close(context.Background()) })
+	return ex
+}
+
 // An executor's runs that wait for slow tools park (host.Config.ParkAfter)
 // and come back: the model sees what it would have seen, every tool ran
 // once, and a recorded run, which never parks, prints the same.
@@ -34,20 +55,7 @@ func TestExecutor_parkedRuns(t *testing.T) {
 		}
 		return a, nil
 	})
-	reg := registry.New()
-	_, err := reg.Register(slow)
-	require.NoError(t, err)
-	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
-	require.NoError(t, err)
-	h, err := host.New(context.Background(), host.Config{ParkAfter: 5 * time.Millisecond})
-	if errors.Is(err, quickjs.ErrNotBuilt) {
-		t.Skip("guest not built: run make guest")
-	}
-	require.NoError(t, err)
-	defer h.Close(context.Background())
-	ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: h})
-	require.NoError(t, err)
-	defer ex.Close(context.Background())
+	ex := parkingExecutor(t, slow)
 
 	const code = `
 const r = Math.random(), t0 = Date.now();
@@ -83,20 +91,7 @@ func TestExecutor_endsWhileComingBack(t *testing.T) {
 		}
 		return map[string]int{"n": 1}, nil
 	})
-	reg := registry.New()
-	_, err := reg.Register(slow)
-	require.NoError(t, err)
-	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
-	require.NoError(t, err)
-	h, err := host.New(context.Background(), host.Config{ParkAfter: 5 * time.Millisecond})
-	if errors.Is(err, quickjs.ErrNotBuilt) {
-		t.Skip("guest not built: run make guest")
-	}
-	require.NoError(t, err)
-	defer h.Close(context.Background())
-	ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: h})
-	require.NoError(t, err)
-	defer ex.Close(context.Background())
+	ex := parkingExecutor(t, slow)
 
 	// About 50 ms of work before the wait: the run parks after 20 times
 	// that, and coming back replays it.
