@@ -204,23 +204,29 @@ func TestPark_endsWhileParked(t *testing.T) {
 	})
 }
 
+// startRuns starts n runs of the program src (%d: the run's number) over
+// g; wait waits for them all, whose outcomes are then in outs.
+func startRuns(h *host.Host, g *gated, n int, src string) (outs []*host.Outcome, wait func()) {
+	var wg sync.WaitGroup
+	outs = make([]*host.Outcome, n)
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			outs[i] = h.Run(context.Background(), host.Program{Source: fmt.Sprintf(src, i), Prelude: toolsPrelude,
+				Dispatcher: g, Limits: host.Limits{Timeout: 2 * time.Minute}})
+		}()
+	}
+	return outs, wg.Wait
+}
+
 // Many runs waiting at once all park and all come back with their own
 // results.
 func TestPark_manyWaitingRuns(t *testing.T) {
 	h := parkHost(t)
 	const n = 50
 	g := newGated()
-	var wg sync.WaitGroup
-	outs := make([]*host.Outcome, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			outs[i] = h.Run(context.Background(), host.Program{
-				Source:  fmt.Sprintf(`const x = Math.random(); const v = await tools.slow({i: %d}); return [v.i, x < 1]`, i),
-				Prelude: toolsPrelude, Dispatcher: g, Limits: host.Limits{Timeout: time.Minute}})
-		}()
-	}
+	outs, wait := startRuns(h, g, n, `const x = Math.random(); const v = await tools.slow({i: %d}); return [v.i, x < 1]`)
 	p0 := h.Parked()
 	var args []string
 	for range n {
@@ -230,7 +236,7 @@ func TestPark_manyWaitingRuns(t *testing.T) {
 	for _, a := range args {
 		g.release(a, `{"i":7}`)
 	}
-	wg.Wait()
+	wait()
 	for i, out := range outs {
 		require.Equal(t, host.KindOK, out.Kind, "run %d: %s", i, out.Message)
 		assert.Equal(t, `[7,true]`, string(out.ReturnValue))
@@ -443,15 +449,7 @@ func TestPark_manyRunsAtOnce(t *testing.T) {
 	src := `let x = 0; for (let i = 0; i < 170000; i++) x += i %% 3; const v = await tools.slow({x, run: %d}); return v.n + x`
 	g := newGated()
 	p0 := h.Parked()
-	var wg sync.WaitGroup
-	outs := make([]*host.Outcome, n)
-	for i := range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			outs[i] = h.Run(context.Background(), host.Program{Source: fmt.Sprintf(src, i), Prelude: toolsPrelude, Dispatcher: g, Limits: host.Limits{Timeout: 2 * time.Minute}})
-		}()
-	}
+	outs, wait := startRuns(h, g, n, src)
 	start := time.Now()
 	var last time.Time
 	for i := range n {
@@ -475,7 +473,7 @@ func TestPark_manyRunsAtOnce(t *testing.T) {
 	for _, a := range g.calls() {
 		g.release(strings.TrimPrefix(a, "slow "), `{"n":1}`)
 	}
-	wg.Wait()
+	wait()
 	for i, out := range outs {
 		require.Equal(t, host.KindOK, out.Kind, "run %d: %s", i, out.Message)
 		assert.Equal(t, "170000", string(out.ReturnValue))
