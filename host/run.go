@@ -588,15 +588,10 @@ func (r *run) wait(ctx context.Context, timeout int64) int64 {
 		r.park.computed(time.Now())
 		defer r.park.restart()
 	}
-	if !r.timed {
-		w := r.waitLive(ctx, timeout)
-		if r.park.on && w >= 0 {
-			r.noteWait(w)
-		}
-		return w
-	}
 	var w int64
 	switch {
+	case !r.timed:
+		w = r.waitLive(ctx, timeout)
 	case r.clk.taping:
 		w = r.waitTape(ctx, timeout)
 	case r.clk.virtual:
@@ -614,8 +609,7 @@ func (r *run) wait(ctx context.Context, timeout int64) int64 {
 		t.Waits = append(t.Waits, seq)
 	}
 	if r.park.on && w >= 0 {
-		// A run coming back from parking (a parkable run's call ids are
-		// its calls' Seq: see parkDelay).
+		// A parkable run's call ids are its calls' Seq (see parkDelay).
 		r.noteWait(w)
 	}
 	return w
