@@ -69,6 +69,7 @@ import (
 	"time"
 
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/advtest"
 	"github.com/ptchost/ptc/internal/guestfile"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
@@ -484,7 +485,7 @@ func soakChild(t *testing.T, cfg soakConfig, phase string) {
 
 	runtime.GC()
 	runtime.GC()
-	env.rep.GoroutinesBase, env.rep.HeapBase, env.rep.RSSBase = runtime.NumGoroutine(), soakHeap(), soakRSS()
+	env.rep.GoroutinesBase, env.rep.HeapBase, env.rep.RSSBase = runtime.NumGoroutine(), soakHeap(), advtest.RSS()
 	before := soakReadPauses()
 
 	switch phase {
@@ -518,7 +519,7 @@ func soakChild(t *testing.T, cfg soakConfig, phase string) {
 	}
 	runtime.GC()
 	env.mu.Lock()
-	env.rep.GoroutinesAfter, env.rep.HeapAfter, env.rep.RSSAfter = runtime.NumGoroutine(), soakHeap(), soakRSS()
+	env.rep.GoroutinesAfter, env.rep.HeapAfter, env.rep.RSSAfter = runtime.NumGoroutine(), soakHeap(), advtest.RSS()
 	env.mu.Unlock()
 	close(stopMon)
 	monWG.Wait()
@@ -671,7 +672,7 @@ func soakResultKind(rs []*Result) (string, time.Duration, string) {
 		return "results:" + strconv.Itoa(len(rs)), 0, ""
 	}
 	r := rs[0]
-	text := ContentText(r.Content)
+	text := registry.PlainText(r.Content)
 	if r.Run != nil {
 		return string(r.Run.Kind), r.Run.Duration, text
 	}
@@ -698,7 +699,7 @@ func (env *soakChildEnv) well(ctx context.Context) (time.Duration, bool) {
 	t0 := time.Now()
 	rs := env.executor(host.Limits{Timeout: 30 * time.Second}).Execute(ctx, soakBatch(soakWellSource))
 	d := time.Since(t0)
-	return d, len(rs) == 1 && ContentText(rs[0].Content) == soakWellWant
+	return d, len(rs) == 1 && registry.PlainText(rs[0].Content) == soakWellWant
 }
 
 // wellFor runs the well-behaved program on n workers until stop closes.
@@ -990,7 +991,7 @@ func (env *soakChildEnv) phaseClose(ctx context.Context) {
 	env.mu.Lock()
 	rep.AfterCloseMs = soakMs(time.Since(a0))
 	if len(rs) == 1 {
-		rep.AfterCloseText = ContentText(rs[0].Content)
+		rep.AfterCloseText = registry.PlainText(rs[0].Content)
 		rep.AfterCloseErr = rs[0].IsError
 	}
 	env.mu.Unlock()
@@ -1005,19 +1006,6 @@ func soakHeap() uint64 {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	return ms.HeapAlloc
-}
-
-func soakRSS() uint64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	n, _ := strconv.ParseUint(f[1], 10, 64)
-	return n * uint64(os.Getpagesize())
 }
 
 var soakPauseMetrics = []string{"/sched/pauses/stopping/gc:seconds", "/sched/pauses/total/gc:seconds"}

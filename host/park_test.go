@@ -17,6 +17,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/advtest"
 )
 
 // gated is a dispatcher whose calls of "slow" wait until the test
@@ -356,21 +357,6 @@ func TestPark_endsWhileComingBack(t *testing.T) {
 	})
 }
 
-// rssBytes is the process's resident memory, or 0 where /proc does not
-// say.
-func rssBytes() int64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	pages, _ := strconv.ParseInt(f[1], 10, 64)
-	return pages * int64(os.Getpagesize())
-}
-
 // clockLoop reads the clock in a loop for ms milliseconds and returns how
 // many times it did.
 func clockLoop(ms int) string {
@@ -381,7 +367,7 @@ func clockLoop(ms int) string {
 // parking may keep, it lets go of its trace and never parks, so the
 // process does not grow with the readings (10 s of them were 160-296 MiB).
 func TestPark_clockLoopBounded(t *testing.T) {
-	if rssBytes() == 0 {
+	if int64(advtest.RSS()) == 0 {
 		t.Skip("no /proc/self/statm here")
 	}
 	h := newHost(t, host.Config{CompilationCacheDir: cacheDir}) // parking on (its default)
@@ -390,7 +376,7 @@ func TestPark_clockLoopBounded(t *testing.T) {
 	}
 	require.Equal(t, host.KindOK, run(50).Kind) // an instance to reuse
 	runtime.GC()
-	before := rssBytes()
+	before := int64(advtest.RSS())
 	var peak atomic.Int64
 	done := make(chan struct{})
 	go func() {
@@ -399,7 +385,7 @@ func TestPark_clockLoopBounded(t *testing.T) {
 			case <-done:
 				return
 			case <-time.After(50 * time.Millisecond):
-				if r := rssBytes(); r > peak.Load() {
+				if r := int64(advtest.RSS()); r > peak.Load() {
 					peak.Store(r)
 				}
 			}
@@ -408,7 +394,7 @@ func TestPark_clockLoopBounded(t *testing.T) {
 	out := run(10_000)
 	close(done)
 	require.Equal(t, host.KindOK, out.Kind, out.Message)
-	grew := max(peak.Load(), rssBytes()) - before
+	grew := max(peak.Load(), int64(advtest.RSS())) - before
 	t.Logf("%s readings in 10 s; the process grew by %.1f MiB", out.ReturnValue, float64(grew)/(1<<20))
 	assert.Less(t, grew, int64(heapShadow*8<<20))
 }

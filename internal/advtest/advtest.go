@@ -167,3 +167,18 @@ func Heartbeat(stop chan struct{}) {
 		}
 	}
 }
+
+// RSS is the process's resident memory in bytes, or 0 where
+// /proc/self/statm does not say.
+func RSS() uint64 {
+	b, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 2 {
+		return 0
+	}
+	n, _ := strconv.ParseUint(f[1], 10, 64)
+	return n * uint64(os.Getpagesize())
+}
