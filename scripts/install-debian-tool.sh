@@ -1,18 +1,19 @@
 #!/bin/sh
-# Usage: install-debian-tool.sh NAME DIR
-# Installs Debian's package NAME when its binary NAME is absent (neither on
-# PATH nor in DIR, where the package puts it). The tests that need it run
+# Usage: install-debian-tool.sh NAME DIR [BINARY]
+# Installs Debian's package NAME when its binary BINARY (default NAME) is
+# absent (neither on PATH nor in DIR, where the package puts it). The tests that need it run
 # it themselves in the foreground; this script installs the binary only and
 # leaves no service of it running. Exits non-zero, saying why, when it
 # cannot install. install-haproxy.sh and install-prometheus.sh call it.
 set -u
 
-[ $# -eq 2 ] || { echo "usage: install-debian-tool.sh NAME DIR" >&2; exit 2; }
+[ $# -eq 2 ] || [ $# -eq 3 ] || { echo "usage: install-debian-tool.sh NAME DIR [BINARY]" >&2; exit 2; }
 NAME=$1
 DIR=$2
+BINARY=${3:-$1}
 
 found() {
-	command -v "$NAME" >/dev/null 2>&1 || [ -x "$DIR/$NAME" ]
+	command -v "$BINARY" >/dev/null 2>&1 || [ -x "$DIR/$BINARY" ]
 }
 
 if found; then
@@ -73,5 +74,5 @@ if command -v service >/dev/null 2>&1; then
 	$SUDO service $NAME stop >/dev/null 2>&1 || true
 fi
 
-found || fail "apt-get installed $NAME but its binary is not in PATH or $DIR"
+found || fail "apt-get installed $NAME but its binary $BINARY is not in PATH or $DIR"
 echo "install-$NAME: $NAME installed"
