@@ -522,8 +522,14 @@ func (c *Client) hung(cn *conn) {
 	go cn.close() // Close waits for it (conn.close runs once)
 }
 
-// call runs the server's tool remote with the raw arguments args.
-func (c *Client) call(ctx context.Context, remote string, args json.RawMessage) (*Result, error) {
+// IdempotencyMetaKey is the _meta key under which a mounted server's
+// tool call carries registry.Exec.IdempotencyKey (in a durable run): the
+// same on every try of one subcall.
+const IdempotencyMetaKey = "io.github.ptchost/idempotencyKey"
+
+// call runs the server's tool remote with the raw arguments args; key is
+// the call's idempotency key ("" for none).
+func (c *Client) call(ctx context.Context, remote string, args json.RawMessage, key string) (*Result, error) {
 	cn, err := c.live(ctx)
 	if err != nil {
 		return nil, err
@@ -537,7 +543,15 @@ func (c *Client) call(ctx context.Context, remote string, args json.RawMessage) 
 	}
 	done := make(chan answer, 1)
 	go func() {
-		res, err := cn.session.CallTool(ctx, &sdk.CallToolParams{Meta: traceMeta(ctx), Name: remote, Arguments: args})
+		meta := traceMeta(ctx)
+		if key != "" {
+			meta = maps.Clone(meta)
+			if meta == nil {
+				meta = sdk.Meta{}
+			}
+			meta[IdempotencyMetaKey] = key
+		}
+		res, err := cn.session.CallTool(ctx, &sdk.CallToolParams{Meta: meta, Name: remote, Arguments: args})
 		done <- answer{res, err}
 	}()
 	var a answer
@@ -761,8 +775,14 @@ func (c *Client) define(name string, t *sdk.Tool, tap *schemaTap) (*registry.Too
 		}
 	}
 	mode := registry.Serial
-	if t.Annotations != nil && t.Annotations.ReadOnlyHint {
-		mode = registry.Parallel
+	idempotent := false
+	if a := t.Annotations; a != nil {
+		if a.ReadOnlyHint {
+			mode = registry.Parallel
+		}
+		// A read, or a write the server says repeats harmlessly: a durable
+		// run may make it again after its process stopped.
+		idempotent = a.ReadOnlyHint || a.IdempotentHint
 	}
 	desc := t.Description
 	if desc == "" {
@@ -781,10 +801,11 @@ func (c *Client) define(name string, t *sdk.Tool, tap *schemaTap) (*registry.Too
 			Schema: output,
 			Render: func(_ json.RawMessage, r *Result) []registry.Part { return r.Content },
 		},
-		Execute: func(ctx context.Context, args json.RawMessage, _ *registry.Exec) (*Result, error) {
-			return c.call(ctx, remote, args)
+		Execute: func(ctx context.Context, args json.RawMessage, e *registry.Exec) (*Result, error) {
+			return c.call(ctx, remote, args, e.IdempotencyKey)
 		},
 		ExecutionMode: func(json.RawMessage) registry.Mode { return mode },
+		Idempotent:    idempotent,
 		TimeoutMs:     timeoutMs,
 		DeferLoading:  c.opts.DeferLoading || c.ep.DeferLoading,
 	})

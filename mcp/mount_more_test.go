@@ -352,3 +352,37 @@ func TestMount_collision(t *testing.T) {
 	require.Same(t, mine, got)
 	require.Contains(t, logs.String(), "a tool of that name is already registered")
 }
+
+// A mounted tool's annotations say whether a durable run may call it
+// again, and a call's idempotency key reaches the server in _meta.
+func TestMount_idempotency(t *testing.T) {
+	s, url := goServer(t, 0)
+	keys := make(chan any, 4)
+	for name, ann := range map[string]*sdk.ToolAnnotations{
+		"read":  {ReadOnlyHint: true},
+		"again": {IdempotentHint: true},
+		"write": {},
+	} {
+		sdk.AddTool(s, &sdk.Tool{Name: name, Annotations: ann}, func(_ context.Context, req *sdk.CallToolRequest, in sumIn) (*sdk.CallToolResult, sumOut, error) {
+			keys <- req.Params.Meta[mcp.IdempotencyMetaKey]
+			return nil, sumOut{in.A + in.B}, nil
+		})
+	}
+	reg := registry.New()
+	c, err := mcp.Mount(context.Background(), reg, mcp.Endpoint{Name: "go", URL: url}, mcp.MountOptions{})
+	require.NoError(t, err)
+	defer c.Close()
+	for name, want := range map[string]bool{"go__read": true, "go__again": true, "go__write": false} {
+		tool, ok := reg.Get(name, registry.Scope{}, nil)
+		require.True(t, ok, name)
+		require.Equal(t, want, tool.Idempotent(), name)
+	}
+	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+	require.NoError(t, err)
+	o := pipe.Call(context.Background(), pipeline.RawCall{Name: "go__write", Arguments: json.RawMessage(`{"a":1,"b":2}`), IdempotencyKey: "run-7/2"}, pipeline.Env{})
+	require.NoError(t, o.Err())
+	require.Equal(t, "run-7/2", <-keys)
+	o = pipe.Call(context.Background(), pipeline.RawCall{Name: "go__write", Arguments: json.RawMessage(`{"a":1,"b":2}`)}, pipeline.Env{})
+	require.NoError(t, o.Err())
+	require.Nil(t, <-keys, "no key outside a durable run")
+}

@@ -40,7 +40,7 @@
 // content does not remove the value. A failure ([Outcome.Err]) is an
 // [*Error] with one of the codes UNKNOWN_TOOL, INVALID_ARGUMENTS, DENIED,
 // ASK_UNANSWERED, TOOL_FAILED, TOOL_TIMEOUT, ABORTED_BEFORE_DISPATCH,
-// ABORTED, POST_EXECUTE_BLOCKED and TOOL_ACTIVATION_FAILED; it matches the
+// ABORTED, POST_EXECUTE_BLOCKED, UNAVAILABLE and TOOL_ACTIVATION_FAILED; it matches the
 // sentinel of its code ([ErrDenied], [registry.ErrUnknownTool], ...) with
 // [errors.Is], and [CodeOf] reads the code. Its content is exactly one
 // text part "Error: <reason>", and structured detail stays out of it: a

@@ -42,6 +42,11 @@ const (
 	codeAborted = "ABORTED"
 	// codePostExecuteBlocked: a post-execute listener blocked the result.
 	codePostExecuteBlocked = "POST_EXECUTE_BLOCKED"
+	// codeUnavailable: the call's outcome is unknown and it was not made
+	// again: the process running it stopped before it answered (a durable
+	// run resumed elsewhere, ptc.Config.Store) and the tool is not
+	// idempotent, so it may or may not have acted.
+	codeUnavailable = "UNAVAILABLE"
 	// codeToolActivationFailed: a conditional tool's condition failed while
 	// the tool set was resolved ([registry.Registry.Resolve]).
 	codeToolActivationFailed = "TOOL_ACTIVATION_FAILED"
@@ -85,6 +90,11 @@ var (
 	// ErrPostExecuteBlocked is matched by every error with code
 	// POST_EXECUTE_BLOCKED: a post-execute listener blocked the result.
 	ErrPostExecuteBlocked = errors.New("blocked by post-execute policy")
+	// ErrUnavailable is matched by every error with code UNAVAILABLE: the
+	// call's outcome is unknown and it was not made again (the process
+	// running it stopped before it answered; the tool may or may not have
+	// acted).
+	ErrUnavailable = errors.New("unavailable")
 
 	// ErrArgumentsTooLarge is wrapped by the INVALID_ARGUMENTS failure of a
 	// call whose arguments are over Config.ArgumentBytes.
@@ -118,8 +128,8 @@ type ErrorInfo struct {
 type Error struct {
 	// Code classifies the failure: one of UNKNOWN_TOOL, INVALID_ARGUMENTS,
 	// DENIED, ASK_UNANSWERED, TOOL_FAILED, TOOL_TIMEOUT,
-	// ABORTED_BEFORE_DISPATCH, ABORTED, POST_EXECUTE_BLOCKED and
-	// TOOL_ACTIVATION_FAILED (docs/ARCHITECTURE.md, "Error codes"). The
+	// ABORTED_BEFORE_DISPATCH, ABORTED, POST_EXECUTE_BLOCKED, UNAVAILABLE
+	// and TOOL_ACTIVATION_FAILED (docs/ARCHITECTURE.md, "Error codes"). The
 	// error matches the sentinel of its code; [CodeOf] reads the code of a
 	// sentinel, as in CodeOf(ErrToolTimeout).
 	Code string
@@ -178,6 +188,8 @@ func sentinel(code string) error {
 		return ErrAborted
 	case codePostExecuteBlocked:
 		return ErrPostExecuteBlocked
+	case codeUnavailable:
+		return ErrUnavailable
 	}
 	return nil
 }
@@ -208,6 +220,7 @@ var sentinelCodes = [...]string{
 	codeUnknownTool, codeInvalidArguments, codeToolActivationFailed,
 	codeDenied, codeAskUnanswered, codeToolFailed, codeToolTimeout,
 	codeAbortedBeforeDispatch, codeAborted, codePostExecuteBlocked,
+	codeUnavailable,
 }
 
 // wrappedCode is CodeOf for an error that wraps an *Error or a sentinel.

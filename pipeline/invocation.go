@@ -28,6 +28,9 @@ type RawCall struct {
 	Name string
 	// Arguments are the raw JSON arguments.
 	Arguments json.RawMessage
+	// IdempotencyKey, when set, reaches the tool as
+	// registry.Exec.IdempotencyKey.
+	IdempotencyKey string
 }
 
 // Env is what a single call runs in: the step's tool set, the calling
@@ -56,6 +59,7 @@ type Invocation struct {
 	p       *Pipeline
 	env     Env
 	id      string
+	key     string // RawCall.IdempotencyKey
 	name    string
 	token   string
 	tokbuf  [tokenSize]byte // backs token

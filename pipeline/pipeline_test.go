@@ -693,6 +693,7 @@ func TestCodeOf(t *testing.T) {
 		"ABORTED_BEFORE_DISPATCH": pipeline.ErrAbortedBeforeDispatch,
 		"ABORTED":                 pipeline.ErrAborted,
 		"POST_EXECUTE_BLOCKED":    pipeline.ErrPostExecuteBlocked,
+		"UNAVAILABLE":             pipeline.ErrUnavailable,
 		"TOOL_ACTIVATION_FAILED":  registry.ErrActivationFailed,
 	} {
 		assert.Equal(t, c, pipeline.CodeOf(&pipeline.Error{Code: c}))
@@ -1020,4 +1021,15 @@ func TestPipeline_Call_argumentLimits(t *testing.T) {
 		_, err := pipeline.New(cfg)
 		assert.Error(t, err)
 	}
+}
+
+func TestPipeline_idempotencyKey(t *testing.T) {
+	var got []string
+	p := newPipeline(t, pipeline.Config{}, rawTool("t", func(_ context.Context, _ json.RawMessage, e *registry.Exec) (any, error) {
+		got = append(got, e.IdempotencyKey)
+		return nil, nil
+	}))
+	p.Call(bg, pipeline.RawCall{Name: "t", Arguments: json.RawMessage(`{}`), IdempotencyKey: "run-1/3"}, pipeline.Env{})
+	p.Call(bg, call("t", `{}`), pipeline.Env{})
+	assert.Equal(t, []string{"run-1/3", ""}, got)
 }

@@ -23,7 +23,7 @@ import (
 // limits, validates and freezes the arguments and assigns a correlation
 // token.
 func (p *Pipeline) prepare(call RawCall, env Env) *Invocation {
-	inv := &Invocation{p: p, env: env, id: call.ID, name: call.Name}
+	inv := &Invocation{p: p, env: env, id: call.ID, key: call.IdempotencyKey, name: call.Name}
 	p.setToken(inv)
 	inv.out.inv = inv
 	t, err := p.reg.Executable(call.Name, env.Agent, env.ToolSet)
@@ -352,7 +352,7 @@ func (p *Pipeline) body(ctx, bctx context.Context, inv *Invocation) (any, error)
 		return nil, context.Cause(bctx)
 	}
 	inv.active.Store(true)
-	return inv.call.Execute(bctx, registry.Exec{CallID: inv.token, Agent: inv.env.Agent})
+	return inv.call.Execute(bctx, registry.Exec{CallID: inv.token, Agent: inv.env.Agent, IdempotencyKey: inv.key})
 }
 
 // classify turns the dispatch result into a value or the call's failure.

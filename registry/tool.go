@@ -36,6 +36,12 @@ type Exec struct {
 	// Arguments are the raw arguments exactly as the model sent them: a
 	// copy of the call's own, which the body may keep or change.
 	Arguments json.RawMessage
+	// IdempotencyKey identifies the call across tries: the same on every
+	// try of one subcall of one durable run (ptc.Config.Store: the run ID
+	// and the call's number), also when nothing failed; "" outside a
+	// durable run. A tool with side effects may pass it to the service it
+	// calls so that a repeated try takes effect once.
+	IdempotencyKey string
 }
 
 // Output declares a tool's canonical value: its schema (read by sdkgen to
@@ -107,6 +113,13 @@ type Spec[A, V any] struct {
 	// or both. The zero value keeps each executor's default (programs in
 	// PTC mode, the model in native mode).
 	Callers Callers
+	// Idempotent declares that calling the tool again with the same
+	// arguments and the same Exec.IdempotencyKey has no effect beyond the
+	// first call's (a read, or a write the tool deduplicates by the key).
+	// A durable run (ptc.Config.Store) whose process stopped while a call
+	// of this tool was in flight makes the call again when it resumes;
+	// a call of any other tool is settled UNAVAILABLE instead.
+	Idempotent bool
 }
 
 // RawSpec is the spec of a tool whose arguments stay raw JSON, such as a tool
@@ -136,6 +149,7 @@ type Tool struct {
 	timeoutMs    int
 	deferLoading bool
 	callers      Callers
+	idempotent   bool
 	rawArgs      bool // the arguments stay raw JSON (A is json.RawMessage)
 
 	decode        func(raw []byte, tree any) (any, error)
@@ -223,6 +237,7 @@ func Define[A, V any](spec Spec[A, V]) (*Tool, error) {
 		timeoutMs:    spec.TimeoutMs,
 		deferLoading: spec.DeferLoading,
 		callers:      spec.Callers,
+		idempotent:   spec.Idempotent,
 	}
 	bindSpec(t, spec)
 	return t, nil
@@ -380,6 +395,10 @@ func (t *Tool) OutputSchema() *Schema { return t.output }
 
 // Callers says who may call the tool (see [Spec.Callers]).
 func (t *Tool) Callers() Callers { return t.callers }
+
+// Idempotent reports whether the tool declared its calls idempotent (see
+// [Spec.Idempotent]).
+func (t *Tool) Idempotent() bool { return t.idempotent }
 
 // ToolSchema is the model-facing projection of a tool: what goes on the wire.
 // It never contains the output declaration, execute function, content hooks,
