@@ -98,7 +98,7 @@ api:
 
 # Every fuzz target, FUZZTIME each: the guest boundary (FuzzABI), the SDK
 # in the guest (FuzzPrelude), and the parsers the guest or a user reaches.
-FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./internal/sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram ./internal/jsonindent:FuzzLayout ./host/internal/typescript:FuzzStrip ./mcp:FuzzToolName ./mcp:FuzzParseEndpoint ./mcp:FuzzParseAuthConfig ./mcp:FuzzAuthorization ./mcp:FuzzReadConfig .:FuzzDecodeRecording .:FuzzResume ./host:FuzzRecycle ./host:FuzzDecodeImage ./host:FuzzResultParse ./host:FuzzIntlPack ./host:FuzzDomainToASCII ./internal/telemetry:FuzzExtract
+FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./internal/sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram ./internal/jsonindent:FuzzLayout ./host/internal/typescript:FuzzStrip ./mcp:FuzzToolName ./mcp:FuzzParseEndpoint ./mcp:FuzzParseAuthConfig ./mcp:FuzzAuthorization ./mcp:FuzzReadConfig .:FuzzDecodeRecording .:FuzzResume ./host:FuzzRecycle ./host:FuzzDecodeImage ./host:FuzzResultParse ./host:FuzzIntlPack ./host:FuzzDomainToASCII ./internal/telemetry:FuzzExtract ./internal/durable:FuzzDecode
 
 fuzz: $(GUEST_WASM) $(GUEST_INTL)
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -53,7 +53,7 @@ type RunError struct {
 	// Message is what the model sees, without "Error: ".
 	Message string
 
-	cause error // the context's cause for an aborted run, or ErrBusy's refusal
+	cause error // the context's cause for an aborted run, ErrBusy's refusal, or ErrIncompatible's
 }
 
 // Error returns the message.

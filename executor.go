@@ -54,6 +54,8 @@ type Result struct {
 	// Divergence, for a replay, is where the program stopped doing what
 	// was recorded; nil when it did the same.
 	Divergence *recording.Divergence
+	// RunID names the run in Config.Store; "" without a store.
+	RunID string
 
 	failure error // why a call failed outside any pipeline (Mounts)
 	cause   error // why the batch's context ended, if it did
@@ -100,6 +102,7 @@ type batchRun struct {
 
 	mu      sync.Mutex
 	reports map[string]*runner.Report // by run_code token
+	durable map[string]*durableRun    // by run_code token, with a store
 }
 
 // Execute runs a batch of the model's calls, normally run_code calls, and
@@ -124,6 +127,12 @@ func (e *Executor) checkOptions(opts RunOptions) error {
 // override the executor's). The error is only for invalid options; then
 // no call runs.
 func (e *Executor) ExecuteWith(ctx context.Context, b pipeline.Batch, opts RunOptions) ([]*Result, error) {
+	return e.executeWith(ctx, b, opts, false)
+}
+
+// executeWith is ExecuteWith; exact makes opts.RunID the run ID itself
+// (Run: one run).
+func (e *Executor) executeWith(ctx context.Context, b pipeline.Batch, opts RunOptions, exact bool) ([]*Result, error) {
 	if err := e.checkOptions(opts); err != nil {
 		return nil, err
 	}
@@ -131,7 +140,25 @@ func (e *Executor) ExecuteWith(ctx context.Context, b pipeline.Batch, opts RunOp
 	if err != nil {
 		return nil, err
 	}
-	return e.executePlan(ctx, b, lim, e.plan(opts), opts.NoWait), nil
+	return e.executePlan(ctx, e.durableCalls(b, opts.RunID, exact), lim, e.plan(opts), opts.NoWait), nil
+}
+
+// durableCalls gives each run_code call of b its run ID, as the call's
+// idempotency key, when the executor has a store (see RunOptions.RunID).
+func (e *Executor) durableCalls(b pipeline.Batch, runID string, exact bool) pipeline.Batch {
+	if e.store == nil {
+		return b
+	}
+	ids := runIDs(runID, b.Calls, exact)
+	calls := make([]pipeline.RawCall, len(b.Calls))
+	for i, c := range b.Calls {
+		if c.Name == ToolName {
+			c.IdempotencyKey = ids[i]
+		}
+		calls[i] = c
+	}
+	b.Calls = calls
+	return b
 }
 
 // plan is the runner's plan of a batch's runs with opts.
@@ -165,6 +192,7 @@ func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits
 		plan:    pl,
 		noWait:  noWait,
 		reports: make(map[string]*runner.Report),
+		durable: make(map[string]*durableRun),
 	}
 	results := make([]*Result, 0, len(b.Calls))
 	// Hybrid mode: calls of tools marked for direct calls go through the
@@ -192,11 +220,15 @@ func (e *Executor) executePlan(ctx context.Context, b pipeline.Batch, lim Limits
 			for i, o := range outs {
 				br.mu.Lock()
 				rep := br.reports[o.Invocation().Token()]
+				dr := br.durable[o.Invocation().Token()]
 				br.mu.Unlock()
 				r := e.result(ctx, o, rep)
 				// The model's own mistakes, told as a program's are.
 				if text, ok := toolsdk.Mistake(e.pipe.Config().Registry, part.Calls[i], pipeline.CodeOf(o.Err()), b.Agent, b.ToolSet); ok {
 					r.Content = []registry.Part{registry.TextPart("Error: " + text)}
+				}
+				if dr != nil {
+					e.settleDurable(r, dr)
 				}
 				results = append(results, r)
 			}
@@ -277,10 +309,20 @@ func (e *Executor) execute(ctx context.Context, a runArgs, exec *registry.Exec) 
 	env := br.env
 	env.Parent = exec.CallID
 	obs := e.met.Start(ctx, br.plan != nil && br.plan.Src != nil, e.pipe.Config().TracerProvider != nil)
-	out, err := runner.Run(ctx, runner.Params{
+	p := runner.Params{
 		Host: e.host, Pipe: e.pipe, Env: env, Limits: br.limits,
 		SDK: e.sdks.Get(env.Agent, env.ToolSet), Program: a.Code, Plan: br.plan, Report: rep,
-	})
+	}
+	var out *host.Outcome
+	if id := exec.IdempotencyKey; id != "" && e.store != nil && (br.plan.Src == nil || br.plan.Resume) {
+		dr := &durableRun{id: id}
+		br.mu.Lock()
+		br.durable[exec.CallID] = dr
+		br.mu.Unlock()
+		out, err = e.runDurable(ctx, p, dr)
+	} else {
+		out, err = runner.Run(ctx, p)
+	}
 	obs.End(ctx, runEnd(rep.Outcome()))
 	return out, err
 }

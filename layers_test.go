@@ -17,7 +17,7 @@ import (
 // docs/ARCHITECTURE.md draws ("Layers"). A new import is a deliberate
 // change to this list and to that map.
 var layers = map[string][]string{
-	"":                         {"host", "internal/abort", "internal/admit", "internal/runner", "internal/telemetry", "internal/toolsdk", "pipeline", "recording", "registry"},
+	"":                         {"host", "internal/abort", "internal/admit", "internal/durable", "internal/runner", "internal/telemetry", "internal/toolsdk", "pipeline", "recording", "registry", "runstore"},
 	"cmd/ptc-run":              {"", "guest/quickjs", "host", "internal/fixture", "internal/guestfile", "internal/modinfo", "internal/telemetry", "mcp", "pipeline", "recording", "registry"},
 	"guest/quickjs":            {"internal/modinfo"},
 	"host":                     {"host/internal/fuel", "host/internal/typescript", "internal/abort", "internal/guestfile", "internal/jsonindent", "internal/runhook"},
@@ -31,12 +31,14 @@ var layers = map[string][]string{
 	"internal/bridgetest":      {"pipeline", "registry"},
 	"internal/cmd/apilist":     {},
 	"internal/content":         {"registry"},
+	"internal/durable":         {"host", "internal/runhook", "pipeline", "recording", "registry", "runstore"},
 	"internal/fixture":         {"internal/jsonindent", "registry"},
 	"internal/guestfile":       {"guest/quickjs", "internal/modinfo"},
 	"internal/jsonindent":      {"internal/jsontext"},
 	"internal/jsontext":        {},
 	"internal/mcptest":         {},
 	"internal/modinfo":         {},
+	"internal/pgtest":          {},
 	"internal/runhook":         {},
 	"internal/runner":          {"host", "internal/admit", "internal/content", "internal/jsontext", "internal/runhook", "internal/sdkgen", "internal/toolsdk", "pipeline", "recording", "registry"},
 	"internal/sdkgen":          {"registry"},
@@ -47,6 +49,7 @@ var layers = map[string][]string{
 	"pipeline":                 {"internal/content", "internal/jsontext", "internal/telemetry", "internal/toolcall", "registry"},
 	"recording":                {"host", "pipeline", "registry"},
 	"registry":                 {"internal/jsonindent", "internal/toolcall"},
+	"runstore":                 {},
 }
 
 // neverDeps are what a package may not depend on, directly or through
@@ -57,6 +60,8 @@ var neverDeps = map[string][]string{
 	"pipeline": {"host", "github.com/tetratelabs/wazero", "github.com/evanw/esbuild"},
 	// The sandbox knows nothing of tools: it talks through its Dispatcher.
 	"host": {"registry", "pipeline"},
+	// The store keeps bytes: it knows nothing of runs' contents.
+	"runstore": {"host", "registry", "pipeline", "recording", "github.com/tetratelabs/wazero"},
 }
 
 const module = "github.com/ptchost/ptc"

@@ -35,6 +35,13 @@ type RunOptions struct {
 	// already running Config.MaxRuns programs, instead of waiting for one
 	// to end.
 	NoWait bool
+	// RunID, with Config.Store, names the run: the caller's idempotency
+	// key (docs/durable.md). Run uses it as it is; in a batch each
+	// run_code call's run ID is RunID, "/", and the call's own ID (the
+	// model's tool-use ID), so that re-sending the same tool call reaches
+	// the same run. Empty: a fresh random ID per run. Without a store it
+	// is ignored.
+	RunID string
 }
 
 // Deterministic makes a run reproducible (RunOptions.Deterministic): its
@@ -100,7 +107,7 @@ func (o RunOptions) limits(base Limits) (Limits, error) {
 // deployment scope would, and returns its result. The error is only for
 // invalid options; a program that fails is a Result whose Err says why.
 func (e *Executor) Run(ctx context.Context, code string, opts RunOptions) (*Result, error) {
-	rs, err := e.ExecuteWith(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCodeCall(code)}}, opts)
+	rs, err := e.executeWith(ctx, pipeline.Batch{Calls: []pipeline.RawCall{runCodeCall(code)}}, opts, true)
 	if err != nil {
 		return nil, err
 	}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/internal/abort"
@@ -16,6 +18,7 @@ import (
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
+	"github.com/ptchost/ptc/runstore"
 )
 
 // ToolName is the name of the one tool the executor exposes.
@@ -69,6 +72,21 @@ type Config struct {
 	// not count against the run's time limit. Zero means DefaultMaxRuns;
 	// negative means no bound.
 	MaxRuns int
+	// Store, when set, makes runs durable (docs/durable.md): each run has
+	// a run ID (RunOptions.RunID, Result.RunID); its subcalls are written
+	// to the store before they are dispatched and their outcomes after,
+	// and its result before it is returned; the same run ID again gives
+	// the stored result without calling any tool, waits for the process
+	// driving it, or, when that process stopped, resumes the run here,
+	// answering settled calls from the store. Executors sharing a store
+	// share runs, and continuations (resumed once among them all; signed
+	// with a key kept in the store unless ContinuationKey is set). Nil
+	// keeps every run in this process's memory.
+	Store runstore.Store
+	// StoreLease is how long this process holds a durable run without
+	// renewing its lease; a run whose process stopped is resumed by
+	// another after it lapses. Zero means 10 s.
+	StoreLease time.Duration
 }
 
 // defaultDeclarationBytes is the declarations' budget when
@@ -83,8 +101,11 @@ type Executor struct {
 	limits  host.Limits
 	key     []byte
 	spent   runner.Spent // continuations already resumed
-	slots   *admit.Slots // Config.MaxRuns
-	busy    sync.Map     // *runner.Report -> *busyError: runs refused by a full executor
+	store   runstore.Store
+	// storeLease is Config.StoreLease with its default.
+	storeLease time.Duration
+	slots      *admit.Slots // Config.MaxRuns
+	busy       sync.Map     // *runner.Report -> *busyError: runs refused by a full executor
 
 	sdks        *toolsdk.Cache
 	unsubscribe func()
@@ -120,12 +141,26 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		return nil, fmt.Errorf("ptc: Config.ContinuationKey is %d bytes; use at least 32 random bytes", n)
 	}
 	e := &Executor{
-		pipe:   cfg.Pipeline,
-		host:   cfg.Host,
-		limits: cfg.Limits.WithDefaults(),
-		key:    bytes.Clone(cfg.ContinuationKey),
-		slots:  admit.NewSlots(cmp.Or(cfg.MaxRuns, DefaultMaxRuns)),
-		sdks:   toolsdk.NewCache(cfg.Pipeline.Config().Registry, max(cmp.Or(cfg.DeclarationBytes, defaultDeclarationBytes), -1)),
+		pipe:       cfg.Pipeline,
+		host:       cfg.Host,
+		limits:     cfg.Limits.WithDefaults(),
+		key:        bytes.Clone(cfg.ContinuationKey),
+		store:      cfg.Store,
+		slots:      admit.NewSlots(cmp.Or(cfg.MaxRuns, DefaultMaxRuns)),
+		storeLease: cmp.Or(cfg.StoreLease, defaultStoreLease),
+		sdks:       toolsdk.NewCache(cfg.Pipeline.Config().Registry, max(cmp.Or(cfg.DeclarationBytes, defaultDeclarationBytes), -1)),
+	}
+	if cfg.Store != nil && len(e.key) == 0 {
+		// Executors sharing the store share the key, made on first use.
+		key, err := cfg.Store.Secret(ctx, "continuation-key", func() ([]byte, error) {
+			b := make([]byte, 32)
+			_, err := rand.Read(b)
+			return b, err
+		})
+		if err != nil {
+			return nil, fmt.Errorf("ptc: continuation key from the store: %w", err)
+		}
+		e.key = key
 	}
 	e.life, e.kill = context.WithCancelCause(context.Background())
 	e.runCode = registry.MustDefine(registry.Spec[runArgs, *host.Outcome]{

@@ -17,7 +17,8 @@ var (
 	// ErrSuspended: the run waits for an approval; Result.Continuation
 	// resumes it (Resume).
 	ErrSuspended = errors.New("ptc: suspended for approval")
-	// ErrResumed: the continuation was resumed before, by this executor.
+	// ErrResumed: the continuation was resumed before, by this executor
+	// (or, with Config.Store, by any executor sharing the store).
 	ErrResumed = errors.New("ptc: continuation already resumed")
 )
 
@@ -104,13 +105,26 @@ func (e *Executor) Resume(ctx context.Context, b pipeline.Batch, cont []byte, de
 	if now := recording.DeclarationsDigest(s.TypeScript()); now != rec.DeclarationsSHA256 {
 		return nil, fmt.Errorf("%w: the tools changed since the run was suspended (declarations sha256 %.12s…, now %.12s…): run the program again", recording.ErrUnusable, rec.DeclarationsSHA256, now)
 	}
-	if !e.spent.Add(k.ID) {
+	if e.store != nil {
+		// Once among every executor sharing the store.
+		first, err := e.store.Once(ctx, "continuation/"+k.ID, 0)
+		if err != nil {
+			return nil, fmt.Errorf("ptc: resume: %w", err)
+		}
+		if !first {
+			return nil, ErrResumed
+		}
+	} else if !e.spent.Add(k.ID) {
 		return nil, ErrResumed
 	}
 	pl := e.plan(opts)
 	pl.Src, pl.SDK, pl.Resume, pl.Pending, pl.Decision = rec, s, true, k.Pending.Call, decision
 	b.Calls = []pipeline.RawCall{runCodeCall(rec.Program)}
-	return e.executePlan(ctx, b, rec.Limits.WithDefaults(), pl, false)[0], nil
+	runID := opts.RunID
+	if runID == "" {
+		runID = "resume/" + k.ID
+	}
+	return e.executePlan(ctx, e.durableCalls(b, runID, true), rec.Limits.WithDefaults(), pl, false)[0], nil
 }
 
 // runCodeCall is a run_code call of program.

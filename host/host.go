@@ -163,8 +163,8 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		parkAfter: max(cmp.Or(cfg.ParkAfter, defaultParkAfter), 0), parkFactor: parkReplayFactor}
 	h.mcCompiled = wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
 	h.mcImage = h.mcCompiled.WithStartFunctions()
+	h.guestSum = sha256.Sum256(wasm) // names the artifacts and the guest (GuestDigest)
 	if cfg.CompilationCacheDir != "" {
-		h.guestSum = sha256.Sum256(wasm) // names the artifacts; none without a cache
 		h.exeID = executableID()
 	}
 	h.life, h.kill = context.WithCancelCause(context.Background())

@@ -253,8 +253,8 @@ func (s *sqlStore) Write(ctx context.Context, l Lease, w Write, lease time.Durat
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now := s.now()
 		until := ms(now.Add(lease))
-		if w.Result != nil {
-			until = 0 // finished: no one holds it
+		if w.Result != nil || lease <= 0 {
+			until = 0 // finished, or released: no one holds it
 		}
 		set := `lease_until = ?, expires = ?, size = size + ?`
 		args := []any{until, ms(now.Add(s.opts.Expire)), size}

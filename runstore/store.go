@@ -132,8 +132,9 @@ type Store interface {
 	// found otherwise.
 	Claim(ctx context.Context, id string, lease time.Duration) (Claim, error)
 	// Write adds w to the run under lease l and renews the lease for the
-	// given length; it fails with ErrLost when l is no longer the run's,
-	// and with ErrTooLarge past Options.MaxRunBytes.
+	// given length (zero or less releases it: the next Claim resumes the
+	// run); it fails with ErrLost when l is no longer the run's, and with
+	// ErrTooLarge past Options.MaxRunBytes.
 	Write(ctx context.Context, l Lease, w Write, lease time.Duration) error
 	// Load returns what the store holds of run id (ErrNotFound if none).
 	Load(ctx context.Context, id string) (*Run, error)

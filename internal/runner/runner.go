@@ -191,7 +191,8 @@ func Run(ctx context.Context, p Params) (*host.Outcome, error) {
 		env.Approver = s.approver(env.Approver)
 	}
 	lim := p.Limits
-	d := &dispatcher{pipe: p.Pipe, env: env, order: admit.New(lim.InFlight), rep: rep, resultBytes: lim.ResultBytes, sdk: sdk, holdQueued: holdQueued}
+	d := &dispatcher{pipe: p.Pipe, env: env, order: admit.New(lim.InFlight), rep: rep, resultBytes: lim.ResultBytes, sdk: sdk, holdQueued: holdQueued,
+		journal: pl.Journal, runID: pl.RunID}
 	if ss != nil {
 		ss.order = d.order
 		ss.agent = env.Agent
@@ -246,6 +247,10 @@ func errorInfo(err error) *pipeline.ErrorInfo {
 	return &i
 }
 
+// MaxStoredValue caps one subcall result of a durable run (the store
+// keeps it): a larger one fails the call.
+const MaxStoredValue = 4 << 20
+
 // runCode is the name of the tool whose calls run programs.
 const runCode = "run_code"
 
@@ -263,16 +268,35 @@ type dispatcher struct {
 	// shield, when set, gives a running call a context that the run's end
 	// does not cancel if the run was suspended (see session.shield).
 	shield func(context.Context) (context.Context, func())
+	// journal, in a durable run, stores each call's start before it is
+	// dispatched and its outcome after; runID names the run.
+	journal Journal
+	runID   string
 }
 
 // Dispatch implements host.Dispatcher.
 func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
-	inv, err := d.pipe.Prepare(pipeline.RawCall{ID: strconv.Itoa(c.Seq), Name: c.Name, Arguments: c.Args}, d.env)
+	raw := pipeline.RawCall{ID: strconv.Itoa(c.Seq), Name: c.Name, Arguments: c.Args}
+	if d.journal != nil {
+		raw.IdempotencyKey = d.runID + "/" + raw.ID
+		if err := d.journal.Durable(ctx, c.Seq); err != nil {
+			// Not stored, not made: a call is never dispatched before its
+			// start is durable.
+			code := pipeline.CodeOf(pipeline.ErrUnavailable)
+			msg := "the call was not made: the run store could not record it first: " + err.Error()
+			d.rep.add(Call{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: code, message: msg})
+			return host.Reply{Err: &host.CallError{Code: code, Message: msg}}
+		}
+	}
+	inv, err := d.pipe.Prepare(raw, d.env)
 	if t := inv.Tool(); t != nil && !t.Callers().Program(true) {
 		// A tool for the model's direct calls only (hybrid mode): it never runs.
 		msg := "tools." + c.Name + " is not callable from programs: the model calls it directly, outside run_code"
 		code := pipeline.CodeOf(registry.ErrUnknownTool)
 		d.rep.add(Call{N: c.Seq, Tool: c.Name, Arguments: c.Args, Code: code, message: msg})
+		if d.journal != nil {
+			d.journal.Settled(recording.Call{Seq: c.Seq, Tool: c.Name, Arguments: c.Args, Done: true, Code: code, Message: msg})
+		}
 		return host.Reply{Err: &host.CallError{Code: code, Message: msg}}
 	}
 	serial := err == nil && inv.Mode() == registry.Serial
@@ -303,6 +327,19 @@ func (d *dispatcher) Dispatch(ctx context.Context, c host.Call) host.Reply {
 		sc.Code, sc.message = reply.Err.Code, reply.Err.Message
 	}
 	d.rep.add(sc)
+	switch {
+	case d.journal == nil:
+	case sc.Code == pipeline.CodeOf(pipeline.ErrAborted):
+		// Cut while the tool ran: whether it acted is unknown, as if its
+		// process had stopped. A resume makes it again only if it is
+		// idempotent.
+	case sc.Code == pipeline.CodeOf(pipeline.ErrAbortedBeforeDispatch):
+		// Never made: a resume makes it.
+		d.journal.Settled(recording.Call{Seq: c.Seq, Tool: c.Name, Arguments: c.Args})
+	default:
+		d.journal.Settled(recording.Call{Seq: c.Seq, Tool: c.Name, Arguments: c.Args, Done: true, OK: sc.OK, Value: sc.value,
+			Code: sc.Code, Message: sc.message, Info: errorInfo(o.Err()), Content: o.Content(), Context: o.Context(), Took: int64(o.Duration())})
+	}
 	return reply
 }
 
@@ -318,6 +355,9 @@ func (d *dispatcher) reply(o *pipeline.Outcome, c host.Call) host.Reply {
 	}
 	if !json.Valid(v) {
 		return host.Reply{Err: &host.CallError{Code: pipeline.CodeOf(pipeline.ErrToolFailed), Message: "tool result is not valid JSON"}}
+	}
+	if d.journal != nil && len(v) > MaxStoredValue {
+		return host.Reply{Err: &host.CallError{Code: pipeline.CodeOf(pipeline.ErrToolFailed), Message: "tool result is " + strconv.Itoa(len(v)) + " bytes, over the " + strconv.Itoa(MaxStoredValue) + "-byte limit of a value a durable run stores"}}
 	}
 	if len(v) > d.resultBytes {
 		return host.Reply{Err: &host.CallError{Code: pipeline.CodeOf(pipeline.ErrToolFailed), Message: "tool result is " + strconv.Itoa(len(v)) + " bytes, over the " + strconv.Itoa(d.resultBytes) + "-byte limit"}}

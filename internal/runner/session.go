@@ -45,6 +45,39 @@ type Plan struct {
 	Resume   bool
 	Pending  int
 	Decision pipeline.Answer
+	// Seed, when set, seeds a run that follows no recording and is not
+	// deterministic (a durable run stores its seed before it starts).
+	Seed *[32]byte
+	// Journal, when set, makes the run durable: every call is written
+	// ahead of its dispatch and its outcome after (see Journal). RunID
+	// names the run: a subcall's idempotency key is RunID/seq.
+	Journal Journal
+	RunID   string
+	// Stored counts the calls of Src the store holds already (a durable
+	// resume); the calls a durable run answers from Src beyond them (a
+	// continuation's) are written to the journal as settled.
+	Stored int
+	// Unmade are the calls of Src the store holds as never made (cut
+	// before their dispatch): a durable resume makes them.
+	Unmade map[int]bool
+	// Idempotent reports whether a tool's calls may be made again; a
+	// durable resume (Src, Resume and Journal) makes again a call that
+	// was started and never settled only for such tools, and settles any
+	// other UNAVAILABLE.
+	Idempotent func(tool string) bool
+}
+
+// A Journal makes a run durable (ptc.Config.Store).
+type Journal interface {
+	// Started is called on the run's goroutine as the program starts
+	// call c (not yet dispatched), with the run's trace so far.
+	Started(c recording.Call, trace *runhook.Trace)
+	// Durable returns once call seq's start is stored, or why it cannot
+	// be; the call is not dispatched before.
+	Durable(ctx context.Context, seq int) error
+	// Settled records the outcome of a call the run started (c.Done), or
+	// that it was never made (not c.Done: cut before its dispatch).
+	Settled(c recording.Call)
 }
 
 // Deterministic is a reproducible run's clock and seed (see
@@ -92,6 +125,8 @@ func newSession(pl *Plan, rep *Report, s *toolsdk.SDK) *session {
 		ss.seed = pl.Src.Seed
 	case pl.Deterministic != nil:
 		ss.seed = SeedBytes(pl.Deterministic.Seed)
+	case pl.Seed != nil:
+		ss.seed = *pl.Seed
 	default:
 		_, _ = crand.Read(ss.seed[:])
 	}
@@ -100,12 +135,12 @@ func newSession(pl *Plan, rep *Report, s *toolsdk.SDK) *session {
 
 // active reports whether the run needs a session at all.
 func (pl *Plan) active() bool {
-	return pl != nil && (pl.Src != nil || pl.Record || pl.Deterministic != nil || pl.SuspendAsks)
+	return pl != nil && (pl.Src != nil || pl.Record || pl.Deterministic != nil || pl.SuspendAsks || pl.Journal != nil)
 }
 
 // records reports whether the run keeps its recording.
 func (pl *Plan) records() bool {
-	return pl.Src != nil || pl.Record || pl.SuspendAsks
+	return pl.Src != nil || pl.Record || pl.SuspendAsks || pl.Journal != nil
 }
 
 // configure sets up the host program (clock, random source) and returns
@@ -134,6 +169,11 @@ func (s *session) configure(p *host.Program) *runhook.Hooks {
 		hooks.Answer = s
 		p.Dispatcher = &heldBack{inner: p.Dispatcher, s: s}
 	}
+	if pl.Journal != nil {
+		// Every call passes the Answerer, on the run's goroutine, where
+		// its start is written ahead with the trace so far.
+		hooks.Answer = s
+	}
 	return hooks
 }
 
@@ -144,8 +184,13 @@ func (s *session) configure(p *host.Program) *runhook.Hooks {
 func (s *session) Answer(seq int, name string, args json.RawMessage) (runhook.Answer, bool, error) {
 	pl := s.plan
 	src := pl.Src
+	if src == nil {
+		s.started(seq, name, args)
+		return runhook.Answer{}, false, nil
+	}
 	if seq > len(src.Calls) {
 		if pl.Resume {
+			s.started(seq, name, args)
 			return runhook.Answer{}, false, nil
 		}
 		if src.Kind == host.KindTimeout || src.Kind == host.KindAborted {
@@ -164,7 +209,13 @@ func (s *session) Answer(seq int, name string, args json.RawMessage) (runhook.An
 			Actual:   &recording.CallDesc{Tool: name, Arguments: args},
 			Reason:   "the program's call differs from the recorded one"})
 	}
+	if !rc.Done && pl.Journal != nil && seq <= pl.Stored && !pl.Unmade[seq] && (pl.Idempotent == nil || !pl.Idempotent(name)) {
+		// Started, never settled, by a process that stopped: the tool may
+		// or may not have acted, and may not be called again.
+		return s.unavailable(seq, name, args), true, nil
+	}
 	if !rc.Done || pl.Live[rc.Tool] || (pl.Resume && seq == pl.Pending) {
+		s.started(seq, name, args)
 		return runhook.Answer{}, false, nil
 	}
 	sc := Call{N: seq, Tool: name, Arguments: args, OK: rc.OK, content: rc.Content, context: rc.Context}
@@ -176,7 +227,32 @@ func (s *session) Answer(seq int, name string, args json.RawMessage) (runhook.An
 	sc.value, sc.message, sc.info = rc.Value, rc.Message, rc.Info
 	s.rep.add(sc)
 	s.order.Skip(seq)
+	if pl.Journal != nil && seq > pl.Stored {
+		// Answered from a continuation: the store has it from now on.
+		s.started(seq, name, args)
+		pl.Journal.Settled(rc)
+	}
 	return a, true, nil
+}
+
+// started writes call seq ahead of its dispatch, in a durable run.
+func (s *session) started(seq int, name string, args json.RawMessage) {
+	if j := s.plan.Journal; j != nil {
+		j.Started(recording.Call{Seq: seq, Tool: name, Arguments: args}, s.trace)
+	}
+}
+
+// Unavailable is the message of a durable run's call whose outcome is
+// unknown: the process running it stopped before it answered.
+const Unavailable = "the process running this call stopped before the tool answered; the tool may or may not have acted, and it was not called again (it is not idempotent)"
+
+// unavailable settles call seq UNAVAILABLE (see Unavailable).
+func (s *session) unavailable(seq int, name string, args json.RawMessage) runhook.Answer {
+	code := pipeline.CodeOf(pipeline.ErrUnavailable)
+	s.rep.add(Call{N: seq, Tool: name, Arguments: args, Code: code, message: Unavailable})
+	s.order.Skip(seq)
+	s.plan.Journal.Settled(recording.Call{Seq: seq, Tool: name, Arguments: args, Done: true, Code: code, Message: Unavailable})
+	return runhook.Answer{Failed: true, Code: code, Message: Unavailable}
 }
 
 // diverge records the first divergence and returns the error that ends

@@ -1,0 +1,272 @@
+package ptc_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/registry"
+	"github.com/ptchost/ptc/runstore"
+)
+
+// dispatchLog records each tool dispatch as "tool key", in memory and,
+// when path is set, in a file a killed process leaves behind.
+type dispatchLog struct {
+	mu    sync.Mutex
+	lines []string
+	path  string
+}
+
+func (l *dispatchLog) add(tool, key string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	line := tool + " " + key
+	l.lines = append(l.lines, line)
+	if l.path != "" {
+		f, err := os.OpenFile(l.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintln(f, line)
+			f.Sync()
+			f.Close()
+		}
+	}
+}
+
+func (l *dispatchLog) all() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.path != "" {
+		b, _ := os.ReadFile(l.path)
+		return strings.Fields(strings.ReplaceAll(string(b), " ", "|"))
+	}
+	out := make([]string, len(l.lines))
+	for i, s := range l.lines {
+		out[i] = strings.ReplaceAll(s, " ", "|")
+	}
+	return out
+}
+
+// durableTools are the tools of the durable-run tests: fast answers at
+// once; idem (idempotent) and write (not) answer once block is closed.
+func durableTools(log *dispatchLog, block <-chan struct{}) []*registry.Tool {
+	mk := func(name string, idempotent bool, wait bool, value any) *registry.Tool {
+		return registry.MustDefine(registry.RawSpec{
+			Name: name, Description: name + " tool", Idempotent: idempotent,
+			ExecutionMode: func(json.RawMessage) registry.Mode { return registry.Parallel },
+			Execute: func(ctx context.Context, _ json.RawMessage, e *registry.Exec) (any, error) {
+				log.add(name, e.IdempotencyKey)
+				if wait {
+					select {
+					case <-block:
+					case <-ctx.Done():
+						return nil, ctx.Err()
+					}
+				}
+				return value, nil
+			},
+		})
+	}
+	return []*registry.Tool{mk("fast", false, false, map[string]int{"n": 1}), mk("idem", true, true, "idem-done"), mk("write", false, true, "written")}
+}
+
+const durableProgram = `
+const a = await tools.fast({});
+console.log("fast", a.n, Math.random() < 2, typeof Date.now());
+const [b, c] = await Promise.all([tools.idem({}), tools.write({}).catch(e => e.code)]);
+console.log("then", b, c);
+return {a, b, c};`
+
+func openStore(t testing.TB, path string) runstore.Store {
+	t.Helper()
+	s, err := runstore.Open(context.Background(), "sqlite:"+path)
+	require.NoError(t, err)
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func durableExecutor(t testing.TB, store runstore.Store, lease time.Duration, tools ...*registry.Tool) *ptc.Executor {
+	t.Helper()
+	reg := registry.New()
+	for _, tl := range tools {
+		_, err := reg.Register(tl)
+		require.NoError(t, err)
+	}
+	pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+	require.NoError(t, err)
+	ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: sharedHost(t), Store: store, StoreLease: lease})
+	require.NoError(t, err)
+	t.Cleanup(func() { ex.Close(context.Background()) })
+	return ex
+}
+
+func text(r *ptc.Result) string {
+	var b strings.Builder
+	for _, p := range r.Content {
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// The child process of TestDurable_killed: it runs durableProgram as run
+// "killed" in the store at PTC_DURABLE_STORE, logging dispatches to
+// PTC_DURABLE_LOG, and is killed while idem and write are in flight.
+func TestDurable_child(t *testing.T) {
+	path := os.Getenv("PTC_DURABLE_STORE")
+	if path == "" {
+		t.Skip("the child process of TestDurable_killed")
+	}
+	log := &dispatchLog{path: os.Getenv("PTC_DURABLE_LOG")}
+	ex := durableExecutor(t, openStore(t, path), time.Second, durableTools(log, make(chan struct{}))...)
+	r, err := ex.Run(context.Background(), durableProgram, ptc.RunOptions{RunID: "killed"})
+	require.NoError(t, err)
+	t.Fatalf("the run ended, but it should have been killed: %s", text(r))
+}
+
+// A process killed (SIGKILL) while its run waits in two tools: a new
+// process with the same run ID finishes the run; the settled call is not
+// made again, the idempotent one in flight is made once more with the
+// same key, the other in flight never again (the program sees
+// UNAVAILABLE); the same run ID then gives the same bytes and calls
+// nothing; another program under that ID is refused.
+func TestDurable_killed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a process")
+	}
+	dir := t.TempDir()
+	storePath, logPath := filepath.Join(dir, "runs.db"), filepath.Join(dir, "dispatches")
+	cmd := exec.Command(os.Args[0], "-test.run=^TestDurable_child$", "-test.count=1")
+	cmd.Env = append(os.Environ(), "PTC_DURABLE_STORE="+storePath, "PTC_DURABLE_LOG="+logPath)
+	out := &strings.Builder{}
+	cmd.Stdout, cmd.Stderr = out, out
+	require.NoError(t, cmd.Start())
+	log := &dispatchLog{path: logPath}
+	deadline := time.Now().Add(60 * time.Second)
+	for !(len(log.all()) == 3) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("the child never had three calls in flight: %v\n%s", log.all(), out)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	require.NoError(t, cmd.Process.Signal(syscall.SIGKILL))
+	_ = cmd.Wait()
+	require.ElementsMatch(t, []string{"fast|killed/1", "idem|killed/2", "write|killed/3"}, log.all())
+
+	block := make(chan struct{})
+	close(block)
+	ex := durableExecutor(t, openStore(t, storePath), time.Second, durableTools(log, block)...)
+	start := time.Now()
+	r, err := ex.Run(context.Background(), durableProgram, ptc.RunOptions{RunID: "killed"})
+	require.NoError(t, err)
+	require.NoError(t, r.Err(), text(r))
+	assert.Equal(t, "fast 1 true number\nthen idem-done UNAVAILABLE\n{\"a\": {\"n\": 1}, \"b\": \"idem-done\", \"c\": \"UNAVAILABLE\"}", text(r))
+	assert.Equal(t, "killed", r.RunID)
+	assert.ElementsMatch(t, []string{"fast|killed/1", "idem|killed/2", "write|killed/3", "idem|killed/2"}, log.all(),
+		"fast settled before the kill and write is not idempotent: neither is made again")
+	t.Logf("resumed after the lease lapsed, in %v", time.Since(start))
+
+	again, err := ex.Run(context.Background(), durableProgram, ptc.RunOptions{RunID: "killed"})
+	require.NoError(t, err)
+	assert.Equal(t, r.Content, again.Content, "the stored result, byte for byte")
+	assert.Len(t, log.all(), 4, "and no tool is called")
+
+	other, err := ex.Run(context.Background(), `return 1`, ptc.RunOptions{RunID: "killed"})
+	require.NoError(t, err)
+	assert.ErrorIs(t, other.Err(), ptc.ErrIncompatible)
+	assert.Contains(t, text(other), "the program")
+}
+
+// Two executors (processes) sharing a store run one run ID at once: one
+// drives it, the other waits for it, and both get its result.
+func TestDurable_oneDriver(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "runs.db")
+	log := &dispatchLog{}
+	block := make(chan struct{})
+	a := durableExecutor(t, openStore(t, store), 2*time.Second, durableTools(log, block)...)
+	b := durableExecutor(t, openStore(t, store), 2*time.Second, durableTools(log, block)...)
+	var wg sync.WaitGroup
+	results := make([]*ptc.Result, 2)
+	for i, ex := range []*ptc.Executor{a, b} {
+		wg.Go(func() {
+			r, err := ex.Run(context.Background(), durableProgram, ptc.RunOptions{RunID: "shared"})
+			assert.NoError(t, err)
+			results[i] = r
+		})
+	}
+	time.Sleep(300 * time.Millisecond)
+	close(block)
+	wg.Wait()
+	require.NoError(t, results[0].Err(), text(results[0]))
+	assert.Equal(t, results[0].Content, results[1].Content)
+	assert.Equal(t, []string{"fast|shared/1", "idem|shared/2", "write|shared/3"}, sortedCopy(log.all()))
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	for i := range out {
+		for j := i + 1; j < len(out); j++ {
+			if out[j] < out[i] {
+				out[i], out[j] = out[j], out[i]
+			}
+		}
+	}
+	return out
+}
+
+// A run whose caller went away is not finished: the same run ID resumes
+// it, and the calls that settled are not made again.
+func TestDurable_callerLeaves(t *testing.T) {
+	store := openStore(t, filepath.Join(t.TempDir(), "runs.db"))
+	log := &dispatchLog{}
+	block := make(chan struct{})
+	ex := durableExecutor(t, store, 2*time.Second, durableTools(log, block)...)
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for len(log.all()) < 3 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		cancel()
+	}()
+	r, err := ex.Run(ctx, durableProgram, ptc.RunOptions{RunID: "left"})
+	require.NoError(t, err)
+	require.ErrorIs(t, r.Err(), ptc.ErrAborted)
+	close(block)
+	r, err = ex.Run(context.Background(), durableProgram, ptc.RunOptions{RunID: "left"})
+	require.NoError(t, err)
+	require.NoError(t, r.Err(), text(r))
+	assert.Contains(t, text(r), "then idem-done UNAVAILABLE")
+	assert.Equal(t, []string{"fast|left/1", "idem|left/2", "idem|left/2", "write|left/3"}, sortedCopy(log.all()),
+		"the calls cut while they ran may have acted: the idempotent one is made again, the other not; fast settled")
+}
+
+// A batch's run IDs join RunOptions.RunID and each call's own ID; without
+// one, each run gets a fresh ID.
+func TestDurable_batchRunIDs(t *testing.T) {
+	store := openStore(t, filepath.Join(t.TempDir(), "runs.db"))
+	ex := durableExecutor(t, store, time.Second)
+	call := func(id, code string) pipeline.RawCall {
+		c := runCall(code)
+		c.ID = id
+		return c
+	}
+	rs, err := ex.ExecuteWith(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{call("toolu_1", "return 1"), call("toolu_2", "return 2")}}, ptc.RunOptions{RunID: "conv-9"})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"conv-9/toolu_1", "conv-9/toolu_2"}, []string{rs[0].RunID, rs[1].RunID})
+	r, err := ex.Run(context.Background(), "return 3", ptc.RunOptions{})
+	require.NoError(t, err)
+	assert.Len(t, r.RunID, 32)
+}
