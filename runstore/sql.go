@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,10 +33,21 @@ type sqlStore struct {
 	mu        sync.Mutex
 	lastSweep time.Time
 	queries   map[string]string
+	stmts     map[string]*sql.Stmt // prepared once per query, on every connection
+
+	stop context.CancelFunc // ends background work
+	bg   sync.WaitGroup
+}
+
+// background runs f until Close.
+func (s *sqlStore) background(f func(ctx context.Context)) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.stop = cancel
+	s.bg.Go(func() { f(ctx) })
 }
 
 func newSQLStore(ctx context.Context, db *sql.DB, d dialect, opts Options) (*sqlStore, error) {
-	s := &sqlStore{db: db, d: d, opts: opts, now: time.Now, queries: map[string]string{}}
+	s := &sqlStore{db: db, d: d, opts: opts, now: time.Now, queries: map[string]string{}, stmts: map[string]*sql.Stmt{}}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -43,7 +55,9 @@ func newSQLStore(ctx context.Context, db *sql.DB, d dialect, opts Options) (*sql
 	return s, nil
 }
 
-// schema is the store's tables; times are Unix milliseconds.
+// schema is the store's tables; times are Unix milliseconds. A run's
+// entries are its subcalls (seq ≥ 1) and its trace chunks (seq -1, -2, …
+// in the order written), so that one statement writes both.
 const schema = `
 CREATE TABLE IF NOT EXISTS ptc_runs (
 	id TEXT PRIMARY KEY,
@@ -56,18 +70,12 @@ CREATE TABLE IF NOT EXISTS ptc_runs (
 	header BLOBTYPE,
 	result BLOBTYPE
 );
-CREATE TABLE IF NOT EXISTS ptc_calls (
+CREATE TABLE IF NOT EXISTS ptc_entries (
 	run_id TEXT NOT NULL,
 	seq BIGINT NOT NULL,
 	settled INTEGER NOT NULL,
 	data BLOBTYPE NOT NULL,
 	PRIMARY KEY (run_id, seq)
-);
-CREATE TABLE IF NOT EXISTS ptc_trace (
-	run_id TEXT NOT NULL,
-	n BIGINT NOT NULL,
-	data BLOBTYPE NOT NULL,
-	PRIMARY KEY (run_id, n)
 );
 CREATE TABLE IF NOT EXISTS ptc_once (
 	key TEXT PRIMARY KEY,
@@ -77,7 +85,6 @@ CREATE TABLE IF NOT EXISTS ptc_secrets (
 	name TEXT PRIMARY KEY,
 	value BLOBTYPE NOT NULL
 );
-CREATE INDEX IF NOT EXISTS ptc_runs_expires ON ptc_runs (expires);
 CREATE INDEX IF NOT EXISTS ptc_once_expires ON ptc_once (expires)`
 
 func (s *sqlStore) migrate(ctx context.Context) error {
@@ -111,6 +118,48 @@ func (s *sqlStore) q(query string) string {
 	}
 	s.queries[query] = b.String()
 	return b.String()
+}
+
+// exec and query run query in tx as a statement prepared once: compiling
+// SQL costs more than running it.
+func (s *sqlStore) exec(ctx context.Context, tx *sql.Tx, query string, args ...any) (sql.Result, error) {
+	st, err := s.prepared(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return tx.StmtContext(ctx, st).ExecContext(ctx, args...)
+}
+
+func (s *sqlStore) queryRow(ctx context.Context, tx *sql.Tx, query string, args ...any) *sql.Row {
+	st, err := s.prepared(ctx, query)
+	if err != nil {
+		// A Row carrying the error: QueryRowContext of a query that cannot
+		// be prepared fails the same way when scanned.
+		return tx.QueryRowContext(ctx, s.q(query), args...)
+	}
+	return tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+}
+
+func (s *sqlStore) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	q := s.q(query)
+	s.mu.Lock()
+	st := s.stmts[q]
+	s.mu.Unlock()
+	if st != nil {
+		return st, nil
+	}
+	st, err := s.db.PrepareContext(ctx, q)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old := s.stmts[q]; old != nil {
+		st.Close()
+		return old, nil
+	}
+	s.stmts[q] = st
+	return st, nil
 }
 
 // tx runs f in a transaction, again while the database says a retry may
@@ -152,10 +201,8 @@ func (s *sqlStore) sweep(ctx context.Context) {
 	_ = s.tx(ctx, func(tx *sql.Tx) error {
 		t := ms(now)
 		gone := `SELECT id FROM ptc_runs WHERE expires < ? AND (finished = 1 OR lease_until < ?)`
-		for _, table := range []string{"ptc_calls", "ptc_trace"} {
-			if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM `+table+` WHERE run_id IN (`+gone+`)`), t, t); err != nil {
-				return err
-			}
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM ptc_entries WHERE run_id IN (`+gone+`)`), t, t); err != nil {
+			return err
 		}
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM ptc_runs WHERE expires < ? AND (finished = 1 OR lease_until < ?)`), t, t); err != nil {
 			return err
@@ -175,7 +222,7 @@ func (s *sqlStore) Claim(ctx context.Context, id string, lease time.Duration) (C
 		t := ms(now)
 		var finished int
 		var token, until, expires int64
-		err := tx.QueryRowContext(ctx, s.q(`SELECT finished, token, lease_until, expires FROM ptc_runs WHERE id = ?`+s.forUpdate()), id).
+		err := s.queryRow(ctx, tx, `SELECT finished, token, lease_until, expires FROM ptc_runs WHERE id = ?`+s.forUpdate(), id).
 			Scan(&finished, &token, &until, &expires)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
@@ -207,7 +254,7 @@ func (s *sqlStore) Claim(ctx context.Context, id string, lease time.Duration) (C
 			c.Run, err = s.load(ctx, tx, id)
 			return err
 		}
-		res, err := tx.ExecContext(ctx, s.q(`INSERT INTO ptc_runs (id, finished, token, lease_until, expires) VALUES (?, 0, 1, ?, ?) ON CONFLICT (id) DO NOTHING`),
+		res, err := s.exec(ctx, tx, `INSERT INTO ptc_runs (id, finished, token, lease_until, expires) VALUES (?, 0, 1, ?, ?) ON CONFLICT (id) DO NOTHING`,
 			id, ms(now.Add(lease)), ms(now.Add(s.opts.Expire)))
 		if err != nil {
 			return err
@@ -236,7 +283,7 @@ func (s *sqlStore) forUpdate() string {
 }
 
 func (s *sqlStore) deleteRun(ctx context.Context, tx *sql.Tx, id string) error {
-	for _, q := range []string{`DELETE FROM ptc_calls WHERE run_id = ?`, `DELETE FROM ptc_trace WHERE run_id = ?`, `DELETE FROM ptc_runs WHERE id = ?`} {
+	for _, q := range []string{`DELETE FROM ptc_entries WHERE run_id = ?`, `DELETE FROM ptc_runs WHERE id = ?`} {
 		if _, err := tx.ExecContext(ctx, s.q(q), id); err != nil {
 			return err
 		}
@@ -271,7 +318,7 @@ func (s *sqlStore) Write(ctx context.Context, l Lease, w Write, lease time.Durat
 		}
 		args = append(args, l.Run, l.Token)
 		var total, chunks int64
-		err := tx.QueryRowContext(ctx, s.q(`UPDATE ptc_runs SET `+set+` WHERE id = ? AND token = ? AND finished = 0 RETURNING size, chunks`), args...).Scan(&total, &chunks)
+		err := s.queryRow(ctx, tx, `UPDATE ptc_runs SET `+set+` WHERE id = ? AND token = ? AND finished = 0 RETURNING size, chunks`, args...).Scan(&total, &chunks)
 		if errors.Is(err, sql.ErrNoRows) {
 			return ErrLost
 		}
@@ -281,18 +328,27 @@ func (s *sqlStore) Write(ctx context.Context, l Lease, w Write, lease time.Durat
 		if total > s.opts.MaxRunBytes {
 			return fmt.Errorf("%w: %d bytes, over %d", ErrTooLarge, total, s.opts.MaxRunBytes)
 		}
+		// One statement for every entry: a call's last entry in w wins.
+		var rows []any
+		last := map[int]int{}
 		for _, e := range w.Calls {
 			settled := 0
 			if e.Settled {
 				settled = 1
 			}
-			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO ptc_calls (run_id, seq, settled, data) VALUES (?, ?, ?, ?) ON CONFLICT (run_id, seq) DO UPDATE SET settled = excluded.settled, data = excluded.data`),
-				l.Run, e.Seq, settled, e.Data); err != nil {
-				return err
+			if i, ok := last[e.Seq]; ok {
+				rows[i+2], rows[i+3] = settled, e.Data
+				continue
 			}
+			last[e.Seq] = len(rows)
+			rows = append(rows, l.Run, e.Seq, settled, e.Data)
 		}
 		if w.Trace != nil {
-			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO ptc_trace (run_id, n, data) VALUES (?, ?, ?)`), l.Run, chunks, w.Trace); err != nil {
+			rows = append(rows, l.Run, -chunks, 0, w.Trace)
+		}
+		if len(rows) > 0 {
+			values := strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?), ", len(rows)/4), ", ")
+			if _, err := s.exec(ctx, tx, `INSERT INTO ptc_entries (run_id, seq, settled, data) VALUES `+values+` ON CONFLICT (run_id, seq) DO UPDATE SET settled = excluded.settled, data = excluded.data`, rows...); err != nil {
 				return err
 			}
 		}
@@ -329,35 +385,28 @@ func (s *sqlStore) load(ctx context.Context, tx *sql.Tx, id string) (*Run, error
 	if err := tx.QueryRowContext(ctx, s.q(`SELECT header, result, size FROM ptc_runs WHERE id = ?`), id).Scan(&r.Header, &r.Result, &r.Bytes); err != nil {
 		return nil, err
 	}
-	rows, err := tx.QueryContext(ctx, s.q(`SELECT seq, settled, data FROM ptc_calls WHERE run_id = ? ORDER BY seq`), id)
-	if err != nil {
-		return nil, err
-	}
-	for rows.Next() {
-		var e Entry
-		var settled int
-		if err := rows.Scan(&e.Seq, &settled, &e.Data); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		e.Settled = settled == 1
-		r.Calls = append(r.Calls, e)
-	}
-	if err := rows.Close(); err != nil {
-		return nil, err
-	}
-	rows, err = tx.QueryContext(ctx, s.q(`SELECT data FROM ptc_trace WHERE run_id = ? ORDER BY n`), id)
+	// Trace chunks first (seq -1, -2, …: written in that order), then calls.
+	rows, err := tx.QueryContext(ctx, s.q(`SELECT seq, settled, data FROM ptc_entries WHERE run_id = ? ORDER BY seq`), id)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	var trace [][]byte
 	for rows.Next() {
-		var b []byte
-		if err := rows.Scan(&b); err != nil {
+		var e Entry
+		var settled int
+		if err := rows.Scan(&e.Seq, &settled, &e.Data); err != nil {
 			return nil, err
 		}
-		r.Trace = append(r.Trace, b)
+		if e.Seq < 0 {
+			trace = append(trace, e.Data)
+			continue
+		}
+		e.Settled = settled == 1
+		r.Calls = append(r.Calls, e)
 	}
+	slices.Reverse(trace)
+	r.Trace = trace
 	return r, rows.Err()
 }
 
@@ -417,4 +466,16 @@ func (s *sqlStore) Stats(ctx context.Context) (Stats, error) {
 }
 
 // Close implements Store.
-func (s *sqlStore) Close() error { return s.db.Close() }
+func (s *sqlStore) Close() error {
+	if s.stop != nil {
+		s.stop()
+		s.bg.Wait()
+	}
+	s.mu.Lock()
+	for _, st := range s.stmts {
+		st.Close()
+	}
+	s.stmts = nil
+	s.mu.Unlock()
+	return s.db.Close()
+}
