@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -28,6 +27,7 @@ import (
 	"github.com/ptchost/ptc/mcp"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
+	"github.com/ptchost/ptc/runstore"
 )
 
 func main() {
@@ -159,6 +159,8 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	record := fs.String("record", "", "write the run's recording to this file")
 	deterministic := fs.Bool("deterministic", false, "virtual clock and seeded random source")
 	seed := fs.Uint64("seed", 0, "the random source's seed (implies --deterministic)")
+	store := fs.String("store", "", "keep the run in this run store: sqlite:PATH or postgres://...")
+	runID := fs.String("run-id", "", "the run's ID in the store (needs --store)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 0, err
@@ -178,6 +180,10 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if *record != "" {
 		opts.Record = true
 	}
+	if *runID != "" && *store == "" {
+		return 0, &usageError{"--run-id needs --store"}
+	}
+	opts.RunID = *runID
 	mem, err := parseSize(*memory)
 	if err != nil {
 		return 0, &usageError{fmt.Sprintf("--memory %q: %v", *memory, err)}
@@ -194,21 +200,19 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 0, err
 	}
 	defer obs.shutdown(context.WithoutCancel(ctx))
-	ex, closeAll, err := newObservedExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, 0, stderr, obs)
+	ex, closeAll, err := newObservedExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, 0, stderr, obs, *store)
 	if err != nil {
 		return 0, err
 	}
 	defer closeAll()
 
-	callArgs, err := json.Marshal(map[string]string{"code": src})
-	if err != nil {
-		return 0, fmt.Errorf("encode program: %w", err)
-	}
-	rs, err := ex.ExecuteWith(ctx, pipeline.Batch{Calls: []pipeline.RawCall{{ID: "ptc-run", Name: ptc.ToolName, Arguments: callArgs}}}, opts)
+	r, err := ex.Run(ctx, src, opts)
 	if err != nil {
 		return 0, err
 	}
-	r := rs[0]
+	if r.RunID != "" {
+		fmt.Fprintf(stderr, "run ID: %s\n", r.RunID)
+	}
 	if err := printResult(stdout, r, *asJSON, nil); err != nil {
 		return 0, err
 	}
@@ -351,12 +355,39 @@ func (e *endpoints) add(ep mcp.Endpoint) error {
 //
 // maxRuns is ptc.Config.MaxRuns (zero: the default).
 func newExecutor(ctx context.Context, tools toolFlags, lim host.Limits, maxRuns int, stderr io.Writer) (*ptc.Executor, func(), error) {
-	return newObservedExecutor(ctx, tools, lim, maxRuns, stderr, nil)
+	return newObservedExecutor(ctx, tools, lim, maxRuns, stderr, nil, "")
 }
 
 // newObservedExecutor is newExecutor tracing and metering with obs's
-// providers (none when obs is nil); its log records carry the trace.
-func newObservedExecutor(ctx context.Context, tools toolFlags, lim host.Limits, maxRuns int, stderr io.Writer, obs *observability) (*ptc.Executor, func(), error) {
+// providers (none when obs is nil); its log records carry the trace. With
+// storeURL, its runs are durable in that run store (ptc.Config.Store).
+func newObservedExecutor(ctx context.Context, tools toolFlags, lim host.Limits, maxRuns int, stderr io.Writer, obs *observability, storeURL string) (*ptc.Executor, func(), error) {
+	var store runstore.Store
+	if storeURL != "" {
+		s, err := runstore.Open(ctx, storeURL)
+		if err != nil {
+			return nil, nil, &usageError{fmt.Sprintf("--store: %v", err)}
+		}
+		store = s
+	}
+	closeStore := func() {
+		if store != nil {
+			store.Close()
+		}
+	}
+	ex, closeAll, err := newToolExecutor(ctx, tools, lim, maxRuns, stderr, obs, store)
+	if err != nil {
+		closeStore()
+		return nil, nil, err
+	}
+	return ex, func() {
+		closeAll()
+		closeStore()
+	}, nil
+}
+
+// newToolExecutor is newObservedExecutor with the store opened.
+func newToolExecutor(ctx context.Context, tools toolFlags, lim host.Limits, maxRuns int, stderr io.Writer, obs *observability, store runstore.Store) (*ptc.Executor, func(), error) {
 	reg := registry.New()
 	var mounts []*mcp.Client
 	closeMounts := func() {
@@ -397,6 +428,7 @@ func newObservedExecutor(ctx context.Context, tools toolFlags, lim host.Limits, 
 		HostConfig: host.Config{CompilationCacheDir: compilationCacheDir()},
 		Limits:     lim,
 		MaxRuns:    maxRuns,
+		Store:      store,
 	})
 	if err != nil {
 		closeMounts()
@@ -466,13 +498,14 @@ func parseSize(s string) (uint64, error) {
 // usage is printed on stderr after a usage error.
 const usage = `usage:
   ptc-run run    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
-                 [--memory SIZE] [--json] [--record OUT.json] [--deterministic [--seed N]] PROGRAM|-
+                 [--memory SIZE] [--json] [--record OUT.json] [--deterministic [--seed N]]
+                 [--store URL [--run-id ID]] PROGRAM|-
   ptc-run replay [--json] [--program NEW.js] [--live TOOL]... [--tools FILE]
                  [--mcp NAME=CMD|URL]... [--mcp-config FILE]... REC.json
   ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]...
   ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
                  [--memory SIZE] [--grace D] [--listen ADDR | --stdio] [--auth FILE | --no-auth]
-                 [--allow-origin O]... [--sessions] [--max-runs N] [--metrics]
+                 [--allow-origin O]... [--sessions] [--max-runs N] [--metrics] [--store URL]
   ptc-run guest build [--source DIR] [--force]
   ptc-run --version
 `
@@ -587,6 +620,15 @@ Flags (before or after PROGRAM):
                    calls' durations; Math.random and crypto are seeded
   --seed N         the seed of Math.random and crypto (default 0); implies
                    --deterministic
+  --store URL      keep the run in a run store, sqlite:PATH (one machine) or
+                   postgres://... (many): its tool calls are written before
+                   they are made and its result before it is printed, and
+                   its run ID is printed on standard error
+  --run-id ID      the run's ID in the store (needs --store; default: a new
+                   random one). The same ID again prints the stored result
+                   and calls no tool; if the process running it was killed,
+                   it resumes the run without repeating the calls that
+                   finished (docs/durable.md)
   -h, --help       print this help
 
 ` + helpFixture + `
@@ -673,6 +715,10 @@ Flags:
                    the request is cancelled
   --metrics        serve the metrics at /metrics, in Prometheus' format
                    (HTTP only)
+  --store URL      keep runs in a run store, sqlite:PATH or postgres://...
+                   (replicas share one): each run's tool calls are written
+                   before they are made and its result before it is sent
+                   (docs/durable.md)
   -h, --help       print this help
 
 ` + helpFixture + `

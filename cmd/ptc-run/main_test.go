@@ -100,6 +100,8 @@ func TestRun_usage(t *testing.T) {
 		{"run", "--timeout", "-1s", "a.js"},
 		{"run", "--nope", "a.js"},
 		{"run", "/does/not/exist.js"},
+		{"run", "--run-id", "x", "a.js"},
+		{"run", "--store", "mysql://h/db", "-"},
 	} {
 		var stdout, stderr bytes.Buffer
 		code := run(context.Background(), args, strings.NewReader(""), &stdout, &stderr)
@@ -242,4 +244,27 @@ func TestRun_unpairedSurrogates(t *testing.T) {
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &out))
 	require.Equal(t, []string{"a\uFFFDb\uFFFD\U0001F600"}, out.Output)
 	require.Equal(t, "\"x\uFFFD\"", string(out.ReturnValue))
+}
+
+// run --store --run-id: the same ID again prints the stored result (the
+// same random number), without running the program again.
+func TestRun_store(t *testing.T) {
+	skipUnbuilt(t)
+	store := "sqlite:" + filepath.Join(t.TempDir(), "runs.db")
+	prog := filepath.Join(t.TempDir(), "p.js")
+	require.NoError(t, os.WriteFile(prog, []byte(`console.log(Math.random()); return "done"`), 0o644))
+	outs := make([]string, 2)
+	for i := range outs {
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), []string{"run", "--store", store, "--run-id", "job-1", prog}, nil, &stdout, &stderr)
+		require.Equal(t, 0, code, stderr.String())
+		require.Equal(t, "run ID: job-1\n", stderr.String())
+		outs[i] = stdout.String()
+	}
+	require.Equal(t, outs[0], outs[1])
+	require.NoError(t, os.WriteFile(prog, []byte(`return "another"`), 0o644))
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"run", "--store", store, "--run-id", "job-1", prog}, nil, &stdout, &stderr)
+	require.Equal(t, 1, code)
+	require.Contains(t, stdout.String(), `run "job-1" was stored for other code: the program`)
 }

@@ -35,6 +35,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	var sec serveSecurity
 	sec.add(fs)
 	maxRuns := fs.Int("max-runs", ptc.DefaultMaxRuns, "programs run at once; later requests wait their turn")
+	store := fs.String("store", "", "keep runs in this run store: sqlite:PATH or postgres://...")
 	metrics := fs.Bool("metrics", false, "serve the metrics at /metrics in Prometheus' format (HTTP only)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
@@ -76,7 +77,7 @@ func cmdServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	defer obs.shutdown(context.WithoutCancel(ctx))
 
-	ex, closeAll, err := newObservedExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, *maxRuns, stderr, obs)
+	ex, closeAll, err := newObservedExecutor(ctx, tools, host.Limits{Timeout: *timeout, MemoryBytes: mem}, *maxRuns, stderr, obs, *store)
 	if err != nil {
 		return err
 	}
