@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -17,6 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/internal/pgtest"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 	"github.com/ptchost/ptc/runstore"
@@ -91,7 +93,12 @@ return {a, b, c};`
 
 func openStore(t testing.TB, path string) runstore.Store {
 	t.Helper()
-	s, err := runstore.Open(context.Background(), "sqlite:"+path)
+	return openURL(t, "sqlite:"+path)
+}
+
+func openURL(t testing.TB, url string) runstore.Store {
+	t.Helper()
+	s, err := runstore.Open(context.Background(), url)
 	require.NoError(t, err)
 	t.Cleanup(func() { s.Close() })
 	return s
@@ -121,15 +128,15 @@ func text(r *ptc.Result) string {
 }
 
 // The child process of TestDurable_killed: it runs durableProgram as run
-// "killed" in the store at PTC_DURABLE_STORE, logging dispatches to
-// PTC_DURABLE_LOG, and is killed while idem and write are in flight.
+// "killed" in the store at PTC_DURABLE_STORE (a URL), logging dispatches
+// to PTC_DURABLE_LOG, and is killed while idem and write are in flight.
 func TestDurable_child(t *testing.T) {
-	path := os.Getenv("PTC_DURABLE_STORE")
-	if path == "" {
+	url := os.Getenv("PTC_DURABLE_STORE")
+	if url == "" {
 		t.Skip("the child process of TestDurable_killed")
 	}
 	log := &dispatchLog{path: os.Getenv("PTC_DURABLE_LOG")}
-	ex := durableExecutor(t, openStore(t, path), time.Second, durableTools(log, make(chan struct{}))...)
+	ex := durableExecutor(t, openURL(t, url), time.Second, durableTools(log, make(chan struct{}))...)
 	r, err := ex.Run(context.Background(), durableProgram, ptc.RunOptions{RunID: "killed"})
 	require.NoError(t, err)
 	t.Fatalf("the run ended, but it should have been killed: %s", text(r))
@@ -145,10 +152,19 @@ func TestDurable_killed(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
 	}
+	t.Run("sqlite", func(t *testing.T) {
+		testKilled(t, "sqlite:"+filepath.Join(t.TempDir(), "runs.db"))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		testKilled(t, pgtest.Start(t, pgtest.Options{}))
+	})
+}
+
+func testKilled(t *testing.T, storeURL string) {
 	dir := t.TempDir()
-	storePath, logPath := filepath.Join(dir, "runs.db"), filepath.Join(dir, "dispatches")
+	logPath := filepath.Join(dir, "dispatches")
 	cmd := exec.Command(os.Args[0], "-test.run=^TestDurable_child$", "-test.count=1")
-	cmd.Env = append(os.Environ(), "PTC_DURABLE_STORE="+storePath, "PTC_DURABLE_LOG="+logPath)
+	cmd.Env = append(os.Environ(), "PTC_DURABLE_STORE="+storeURL, "PTC_DURABLE_LOG="+logPath)
 	out := &strings.Builder{}
 	cmd.Stdout, cmd.Stderr = out, out
 	require.NoError(t, cmd.Start())
@@ -168,7 +184,7 @@ func TestDurable_killed(t *testing.T) {
 
 	block := make(chan struct{})
 	close(block)
-	ex := durableExecutor(t, openStore(t, storePath), time.Second, durableTools(log, block)...)
+	ex := durableExecutor(t, openURL(t, storeURL), time.Second, durableTools(log, block)...)
 	start := time.Now()
 	r, err := ex.Run(context.Background(), durableProgram, ptc.RunOptions{RunID: "killed"})
 	require.NoError(t, err)
@@ -269,4 +285,54 @@ func TestDurable_batchRunIDs(t *testing.T) {
 	r, err := ex.Run(context.Background(), "return 3", ptc.RunOptions{})
 	require.NoError(t, err)
 	assert.Len(t, r.RunID, 32)
+}
+
+// With a store, executors share the continuation key (made once, in the
+// store) and a continuation resumes once among them all: a run suspended
+// on one resumes on another, and a second resume anywhere is refused.
+func TestDurable_approvalOnce(t *testing.T) {
+	store := filepath.Join(t.TempDir(), "runs.db")
+	var sends atomic.Int32
+	mk := func() *ptc.Executor {
+		reg := registry.New()
+		for _, tl := range []*registry.Tool{
+			rawTool("lookup", registry.Parallel, func(_ context.Context, a json.RawMessage) (any, error) { return "addr-" + string(a[len(a)-2:len(a)-1]), nil }),
+			rawTool("send", registry.Serial, func(_ context.Context, a json.RawMessage) (any, error) { sends.Add(1); return "sent", nil }),
+		} {
+			_, err := reg.Register(tl)
+			require.NoError(t, err)
+		}
+		pipe, err := pipeline.New(pipeline.Config{Registry: reg})
+		require.NoError(t, err)
+		pipe.OnPreExecute(func(_ context.Context, inv *pipeline.Invocation, d pipeline.Decision) pipeline.Decision {
+			if inv.Name() == "send" {
+				return pipeline.Ask("send?")
+			}
+			return d
+		})
+		ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: sharedHost(t), Store: openStore(t, store)})
+		require.NoError(t, err)
+		t.Cleanup(func() { ex.Close(context.Background()) })
+		return ex
+	}
+	a, b := mk(), mk()
+	ctx := context.Background()
+	opts := ptc.RunOptions{SuspendAsks: true}
+	r, err := a.Run(ctx, askProgram, opts)
+	require.NoError(t, err)
+	require.ErrorIs(t, r.Err(), ptc.ErrSuspended)
+	approve := pipeline.Answer{Approved: true}
+	r2, err := b.Resume(ctx, pipeline.Batch{}, r.Continuation, approve, opts)
+	require.NoError(t, err, "b verifies what a signed: the key is the store's")
+	require.ErrorIs(t, r2.Err(), ptc.ErrSuspended)
+	require.EqualValues(t, 1, sends.Load())
+	_, err = a.Resume(ctx, pipeline.Batch{}, r.Continuation, approve, opts)
+	require.ErrorIs(t, err, ptc.ErrResumed)
+	_, err = b.Resume(ctx, pipeline.Batch{}, r.Continuation, approve, opts)
+	require.ErrorIs(t, err, ptc.ErrResumed)
+	r3, err := a.Resume(ctx, pipeline.Batch{}, r2.Continuation, pipeline.Answer{Reason: "no"}, opts)
+	require.NoError(t, err)
+	require.NoError(t, r3.Err(), text(r3))
+	require.Contains(t, text(r3), `["sent", "DENIED"]`)
+	require.EqualValues(t, 1, sends.Load())
 }
