@@ -16,6 +16,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/internal/pgtest"
@@ -296,7 +297,9 @@ func TestDurable_approvalOnce(t *testing.T) {
 	mk := func() *ptc.Executor {
 		reg := registry.New()
 		for _, tl := range []*registry.Tool{
-			rawTool("lookup", registry.Parallel, func(_ context.Context, a json.RawMessage) (any, error) { return "addr-" + string(a[len(a)-2:len(a)-1]), nil }),
+			rawTool("lookup", registry.Parallel, func(_ context.Context, a json.RawMessage) (any, error) {
+				return "addr-" + string(a[len(a)-2:len(a)-1]), nil
+			}),
 			rawTool("send", registry.Serial, func(_ context.Context, a json.RawMessage) (any, error) { sends.Add(1); return "sent", nil }),
 		} {
 			_, err := reg.Register(tl)
@@ -335,4 +338,24 @@ func TestDurable_approvalOnce(t *testing.T) {
 	require.NoError(t, r3.Err(), text(r3))
 	require.Contains(t, text(r3), `["sent", "DENIED"]`)
 	require.EqualValues(t, 1, sends.Load())
+}
+
+// The store's size and the runs it holds are metrics.
+func TestDurable_metrics(t *testing.T) {
+	reader := sdkmetric.NewManualReader()
+	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
+	reg := registry.New()
+	pipe, err := pipeline.New(pipeline.Config{Registry: reg, MeterProvider: mp})
+	require.NoError(t, err)
+	ex, err := ptc.New(context.Background(), ptc.Config{Pipeline: pipe, Host: sharedHost(t), Store: openStore(t, filepath.Join(t.TempDir(), "runs.db"))})
+	require.NoError(t, err)
+	t.Cleanup(func() { ex.Close(context.Background()) })
+	for range 3 {
+		_, err := ex.Run(context.Background(), `return 1`, ptc.RunOptions{})
+		require.NoError(t, err)
+	}
+	o := &observed{reader: reader}
+	m := o.metrics(t)
+	assert.Equal(t, map[string]float64{"state=finished,": 3, "state=running,": 0}, m["ptc_store_runs"])
+	assert.Greater(t, m["ptc_store_bytes"][""], 300.0)
 }

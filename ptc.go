@@ -109,6 +109,7 @@ type Executor struct {
 
 	sdks        *toolsdk.Cache
 	unsubscribe func()
+	unmeter     func() // the store's gauges
 	met         *telemetry.RunMetrics // nil without a MeterProvider
 
 	// own runs run_code calls themselves: a private registry holding only
@@ -198,6 +199,20 @@ func New(ctx context.Context, cfg Config) (*Executor, error) {
 		}
 		return nil, fmt.Errorf("ptc: %w", err)
 	}
+	e.unmeter = func() {}
+	if e.store != nil {
+		e.unmeter, err = telemetry.RegisterStore(cfg.Pipeline.Config().MeterProvider, func(ctx context.Context) (telemetry.StoreStats, error) {
+			st, err := e.store.Stats(ctx)
+			return telemetry.StoreStats{Runs: st.Runs, Running: st.Running, Bytes: st.Bytes}, err
+		})
+		if err != nil {
+			e.met.Close()
+			if e.ownHost {
+				e.host.Close(ctx)
+			}
+			return nil, fmt.Errorf("ptc: %w", err)
+		}
+	}
 	e.unsubscribe = e.pipe.Config().Registry.Subscribe(e.sdks.Invalidate)
 	return e, nil
 }
@@ -226,6 +241,7 @@ func (e *Executor) Close(ctx context.Context) error {
 		e.kill(abort.ErrShutdown)
 		e.unsubscribe()
 		e.met.Close()
+		e.unmeter()
 		if e.ownHost {
 			e.closeErr = e.host.Close(ctx)
 		}
