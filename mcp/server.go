@@ -348,6 +348,14 @@ func (s *Server) enter() bool {
 	return true
 }
 
+// RunIDMetaKey is the _meta key of a run_code request that names its run
+// (a string): with an executor that has a run store (ptc.Config.Store,
+// serve --store), the run's ID is "serve/PRINCIPAL/" and that name, and a
+// retry of the request with the same name reaches the same run on any
+// replica sharing the store — its stored result, or the run resumed where
+// its process stopped. Without it, each request is a new run.
+const RunIDMetaKey = "io.github.ptchost/runId"
+
 // runCode is run_code's MCP handler.
 func (v *view) runCode(ctx context.Context, req *sdk.CallToolRequest) (*sdk.CallToolResult, error) {
 	s := v.s
@@ -365,6 +373,13 @@ func (v *view) runCode(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 		cancel(ptc.ErrShutdown)
 	}
 	id := "mcp-" + strconv.FormatUint(s.count.Add(1), 10)
+	opts := ptc.RunOptions{Limits: v.lim}
+	if rid, ok := req.Params.Meta[RunIDMetaKey].(string); ok && rid != "" {
+		// The caller names the run (an executor with a store): a retry
+		// of the request reaches the same run, on any replica sharing the
+		// store. The principal scopes it: one never reaches another's.
+		id, opts.RunID = rid, "serve/"+v.name
+	}
 	args := req.Params.Arguments
 	if len(args) == 0 {
 		args = json.RawMessage("{}")
@@ -375,7 +390,7 @@ func (v *view) runCode(ctx context.Context, req *sdk.CallToolRequest) (*sdk.Call
 		Calls:    []pipeline.RawCall{{ID: id, Name: ptc.ToolName, Arguments: args}},
 		Agent:    v.agent,
 		Approver: v.approver(req),
-	}, ptc.RunOptions{Limits: v.lim})
+	}, opts)
 	if err != nil {
 		return nil, fmt.Errorf("run options: %w", err)
 	}

@@ -308,6 +308,7 @@ type replica struct {
 	mu       sync.Mutex
 	runs     int            // "run" records
 	sessions map[string]int // "run" records by session (serve --sessions)
+	results  map[string]int // "tool result" records by tool
 	lines    []string       // the last lines of stderr, for failure messages
 }
 
@@ -342,7 +343,7 @@ func startReplica(t *testing.T, name, bin, tools string, extra ...string) *repli
 func (r *replica) readLog(sc *bufio.Scanner) {
 	for sc.Scan() {
 		line := sc.Text()
-		var rec struct{ Msg, Addr, Session string }
+		var rec struct{ Msg, Addr, Session, Tool string }
 		json.Unmarshal([]byte(line), &rec)
 		r.mu.Lock()
 		r.lines = append(r.lines, line)
@@ -350,6 +351,11 @@ func (r *replica) readLog(sc *bufio.Scanner) {
 			r.lines = r.lines[1:]
 		}
 		switch rec.Msg {
+		case "tool result":
+			if r.results == nil {
+				r.results = map[string]int{}
+			}
+			r.results[rec.Tool]++
 		case "listening":
 			r.addr <- rec.Addr
 		case "run":
@@ -390,6 +396,13 @@ func (r *replica) runCount() int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.runs
+}
+
+// toolResults is how many "tool result" records the replica logged for tool.
+func (r *replica) toolResults(tool string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.results[tool]
 }
 
 func (r *replica) tail() string {
