@@ -77,7 +77,7 @@ build: $(GUEST_WASM) $(GUEST_INTL)
 run: build
 	./bin/ptc-run run --tools $(EXAMPLE_TOOLS) $(EXAMPLE)
 
-test: $(GUEST_WASM) $(GUEST_INTL) tsc tokenizer mcp-servers mcp-clients haproxy
+test: $(GUEST_WASM) $(GUEST_INTL) tsc tokenizer mcp-servers mcp-clients haproxy postgres
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) test -count=1 -run '^(TestAdversarial|TestMaxRuns_flood)$$' .
@@ -139,6 +139,13 @@ guest-gogettable-test:
 .PHONY: haproxy
 haproxy:
 	sh scripts/install-haproxy.sh || echo "haproxy: install failed; TestServe_scaleOut will be skipped"
+
+# PostgreSQL from Debian for the run store's tests (runstore, the durable
+# runs' SIGKILL test, TestServe_durableFleet); each starts a throwaway
+# cluster. Without it those tests are skipped and say why.
+.PHONY: postgres
+postgres:
+	sh scripts/install-postgres.sh || echo "postgres: install failed; the PostgreSQL store tests will be skipped"
 
 # Not part of make test (building the collector takes minutes on 2 cores):
 # the observability tests against the real things. An OpenTelemetry
