@@ -359,3 +359,32 @@ func TestDurable_metrics(t *testing.T) {
 	assert.Equal(t, map[string]float64{"state=finished,": 3, "state=running,": 0}, m["ptc_store_runs"])
 	assert.Greater(t, m["ptc_store_bytes"][""], 300.0)
 }
+
+// A durable run's bounds: a subcall result over 4 MiB fails that call; a
+// call that would take the run's stored data over its cap is not made.
+func TestDurable_bounds(t *testing.T) {
+	big := rawTool("big", registry.Parallel, func(_ context.Context, a json.RawMessage) (any, error) {
+		var n struct{ N int }
+		json.Unmarshal(a, &n)
+		return strings.Repeat("x", n.N), nil
+	})
+	ctx := context.Background()
+	store, err := runstore.OpenWith(ctx, "sqlite:"+filepath.Join(t.TempDir(), "runs.db"), runstore.Options{MaxRunBytes: 64 << 10})
+	require.NoError(t, err)
+	t.Cleanup(func() { store.Close() })
+	ex := durableExecutor(t, store, 0, big)
+	r, err := ex.Run(ctx, `try { await tools.big({n: 5 << 20}) } catch (e) { return e.code + ": " + e.message }`,
+		ptc.RunOptions{Limits: ptc.Limits{ResultBytes: 8 << 20}})
+	require.NoError(t, err)
+	assert.Contains(t, text(r), "TOOL_FAILED: tool result is 5242882 bytes, over the 4194304-byte limit of a value a durable run stores")
+
+	r, err = ex.Run(ctx, `const out = []
+for (let i = 0; i < 10; i++) {
+  try { await tools.big({n: 20000}); out.push("ok") } catch (e) { out.push(e.code); if (e.code !== "TOOL_FAILED") { console.log(e.message); break } }
+}
+return out`, ptc.RunOptions{})
+	require.NoError(t, err)
+	assert.Contains(t, text(r), `the call was not made: the run store could not record it first`)
+	assert.Contains(t, text(r), `over its cap`)
+	assert.Contains(t, text(r), `"ok", "ok", "UNAVAILABLE"`)
+}
