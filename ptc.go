@@ -109,7 +109,7 @@ type Executor struct {
 
 	sdks        *toolsdk.Cache
 	unsubscribe func()
-	unmeter     func() // the store's gauges
+	unmeter     func()                // the store's gauges
 	met         *telemetry.RunMetrics // nil without a MeterProvider
 
 	// own runs run_code calls themselves: a private registry holding only
