@@ -20,7 +20,7 @@ func BenchmarkWrite(b *testing.B) {
 	seq := 0
 	for b.Loop() {
 		seq++
-		err := s.Write(ctx, c.Lease, Write{Calls: []Entry{{Seq: seq, Settled: true, Data: data}, {Seq: seq + 1, Data: data}}, Trace: []byte{1, 0, 2, 4, 4, 1, 3}}, time.Minute)
+		err := s.Write(ctx, c.Lease, Write{Calls: []Entry{{Seq: seq, Settled: true, Data: data}, {Seq: seq + 1, Data: data}}, Trace: []byte{1, 0, 2, 4, 4, 1, 3}})
 		if err != nil {
 			b.Fatal(fmt.Sprint(err))
 		}

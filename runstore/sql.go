@@ -34,6 +34,7 @@ type sqlStore struct {
 	lastSweep time.Time
 	queries   map[string]string
 	stmts     map[string]*sql.Stmt // prepared once per query, on every connection
+	sizes     map[Lease]int64      // bytes of the runs claimed here
 
 	stop context.CancelFunc // ends background work
 	bg   sync.WaitGroup
@@ -47,7 +48,7 @@ func (s *sqlStore) background(f func(ctx context.Context)) {
 }
 
 func newSQLStore(ctx context.Context, db *sql.DB, d dialect, opts Options) (*sqlStore, error) {
-	s := &sqlStore{db: db, d: d, opts: opts, now: time.Now, queries: map[string]string{}, stmts: map[string]*sql.Stmt{}}
+	s := &sqlStore{db: db, d: d, opts: opts, now: time.Now, queries: map[string]string{}, stmts: map[string]*sql.Stmt{}, sizes: map[Lease]int64{}}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -268,11 +269,30 @@ func (s *sqlStore) Claim(ctx context.Context, id string, lease time.Duration) (C
 	if err != nil {
 		return Claim{}, fmt.Errorf("runstore: %s: claim %q: %w", s.d.name, id, err)
 	}
+	switch c.Status {
+	case StatusNew:
+		s.mu.Lock()
+		s.sizes[c.Lease] = 0
+		s.mu.Unlock()
+	case StatusResumed:
+		s.mu.Lock()
+		s.sizes[c.Lease] = c.Run.Bytes
+		s.mu.Unlock()
+	}
 	return c, nil
 }
 
 // errRetry makes tx run its function again: the row changed under it.
 var errRetry = errors.New("the run changed during the claim")
+
+// forShare locks the row a write reads its token from, where the
+// database needs it: a takeover waits until the write commits.
+func (s *sqlStore) forShare() string {
+	if s.d.dollar {
+		return " FOR SHARE"
+	}
+	return ""
+}
 
 // forUpdate locks the row read in a claim, where the database needs it.
 func (s *sqlStore) forUpdate() string {
@@ -291,40 +311,27 @@ func (s *sqlStore) deleteRun(ctx context.Context, tx *sql.Tx, id string) error {
 	return nil
 }
 
-// Write implements Store.
-func (s *sqlStore) Write(ctx context.Context, l Lease, w Write, lease time.Duration) error {
+// Write implements Store. A write that neither opens nor finishes the run
+// (calls and trace chunks: one per subcall) does not touch the run's row:
+// it reads the fencing token under a lock that keeps a takeover out until
+// it commits, and inserts its entries in one statement; the run's size is
+// counted in this process (the lease's) and stored at renewals.
+func (s *sqlStore) Write(ctx context.Context, l Lease, w Write) error {
 	size := int64(len(w.Header) + len(w.Trace) + len(w.Result))
 	for _, e := range w.Calls {
 		size += int64(len(e.Data))
 	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		now := s.now()
-		until := ms(now.Add(lease))
-		if w.Result != nil || lease <= 0 {
-			until = 0 // finished, or released: no one holds it
-		}
-		set := `lease_until = ?, expires = ?, size = size + ?`
-		args := []any{until, ms(now.Add(s.opts.Expire)), size}
-		if w.Header != nil {
-			set += `, header = ?`
-			args = append(args, w.Header)
-		}
-		if w.Trace != nil {
-			set += `, chunks = chunks + 1`
-		}
-		if w.Result != nil {
-			set += `, result = ?, finished = 1`
-			args = append(args, w.Result)
-		}
-		args = append(args, l.Run, l.Token)
-		var total, chunks int64
-		err := s.queryRow(ctx, tx, `UPDATE ptc_runs SET `+set+` WHERE id = ? AND token = ? AND finished = 0 RETURNING size, chunks`, args...).Scan(&total, &chunks)
-		if errors.Is(err, sql.ErrNoRows) {
+		var finished int
+		var token, stored int64
+		err := s.queryRow(ctx, tx, `SELECT finished, token, size FROM ptc_runs WHERE id = ?`+s.forShare(), l.Run).Scan(&finished, &token, &stored)
+		if errors.Is(err, sql.ErrNoRows) || (err == nil && (token != l.Token || finished == 1)) {
 			return ErrLost
 		}
 		if err != nil {
 			return err
 		}
+		total := s.written(l, stored) + size
 		if total > s.opts.MaxRunBytes {
 			return fmt.Errorf("%w: %d bytes, over %d", ErrTooLarge, total, s.opts.MaxRunBytes)
 		}
@@ -344,11 +351,30 @@ func (s *sqlStore) Write(ctx context.Context, l Lease, w Write, lease time.Durat
 			rows = append(rows, l.Run, e.Seq, settled, e.Data)
 		}
 		if w.Trace != nil {
-			rows = append(rows, l.Run, -chunks, 0, w.Trace)
+			// Trace chunks are numbered -1, -2, … in the order written.
+			var lowest int64
+			if err := s.queryRow(ctx, tx, `SELECT COALESCE(MIN(seq), 0) FROM ptc_entries WHERE run_id = ? AND seq < 0`, l.Run).Scan(&lowest); err != nil {
+				return err
+			}
+			rows = append(rows, l.Run, lowest-1, 0, w.Trace)
 		}
 		if len(rows) > 0 {
 			values := strings.TrimSuffix(strings.Repeat("(?, ?, ?, ?), ", len(rows)/4), ", ")
 			if _, err := s.exec(ctx, tx, `INSERT INTO ptc_entries (run_id, seq, settled, data) VALUES `+values+` ON CONFLICT (run_id, seq) DO UPDATE SET settled = excluded.settled, data = excluded.data`, rows...); err != nil {
+				return err
+			}
+		}
+		if w.Header != nil || w.Result != nil {
+			set, args := `size = ?, expires = ?`, []any{total, ms(s.now().Add(s.opts.Expire))}
+			if w.Header != nil {
+				set += `, header = ?`
+				args = append(args, w.Header)
+			}
+			if w.Result != nil {
+				set += `, result = ?, finished = 1, lease_until = 0`
+				args = append(args, w.Result)
+			}
+			if _, err := s.exec(ctx, tx, `UPDATE ptc_runs SET `+set+` WHERE id = ?`, append(args, l.Run)...); err != nil {
 				return err
 			}
 		}
@@ -359,6 +385,68 @@ func (s *sqlStore) Write(ctx context.Context, l Lease, w Write, lease time.Durat
 			return fmt.Errorf("run %q: %w", l.Run, err)
 		}
 		return fmt.Errorf("runstore: %s: write run %q: %w", s.d.name, l.Run, err)
+	}
+	s.count(l, size, w.Result != nil)
+	return nil
+}
+
+// written is how many bytes run l.Run holds: this process's count for the
+// lease, else what the store says.
+func (s *sqlStore) written(l Lease, stored int64) int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n, ok := s.sizes[l]; ok {
+		return n
+	}
+	return stored
+}
+
+// count adds n bytes to the lease's count (forgotten once the run is
+// finished).
+func (s *sqlStore) count(l Lease, n int64, done bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if done {
+		delete(s.sizes, l)
+		return
+	}
+	if _, ok := s.sizes[l]; !ok {
+		return // not claimed here: the row's size is read each time
+	}
+	s.sizes[l] += n
+}
+
+// Renew implements Store.
+func (s *sqlStore) Renew(ctx context.Context, l Lease, lease time.Duration) error {
+	s.mu.Lock()
+	size, counted := s.sizes[l]
+	if lease <= 0 {
+		delete(s.sizes, l)
+	}
+	s.mu.Unlock()
+	now := s.now()
+	until := ms(now.Add(lease))
+	if lease <= 0 {
+		until = 0 // released: the next Claim resumes it
+	}
+	q, args := `UPDATE ptc_runs SET lease_until = ?, expires = ? WHERE id = ? AND token = ? AND finished = 0`, []any{until, ms(now.Add(s.opts.Expire)), l.Run, l.Token}
+	if counted {
+		q, args = `UPDATE ptc_runs SET lease_until = ?, expires = ?, size = ? WHERE id = ? AND token = ? AND finished = 0`, []any{until, ms(now.Add(s.opts.Expire)), size, l.Run, l.Token}
+	}
+	var n int64
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		res, err := s.exec(ctx, tx, q, args...)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	switch {
+	case err != nil:
+		return fmt.Errorf("runstore: %s: renew run %q: %w", s.d.name, l.Run, err)
+	case n != 1:
+		return fmt.Errorf("run %q: %w", l.Run, ErrLost)
 	}
 	return nil
 }

@@ -90,7 +90,8 @@ type Run struct {
 	Trace [][]byte
 	// Result is the final result; nil while the run goes on.
 	Result []byte
-	// Bytes counts the bytes written for the run.
+	// Bytes counts the bytes written for the run (as of the last renewal
+	// of a run in progress).
 	Bytes int64
 }
 
@@ -120,7 +121,8 @@ type Write struct {
 type Stats struct {
 	// Runs counts the runs held; Running those without a final result.
 	Runs, Running int64
-	// Bytes sums the bytes written for the runs held.
+	// Bytes sums the bytes written for the runs held (as of their last
+	// renewal, for runs in progress).
 	Bytes int64
 }
 
@@ -131,11 +133,16 @@ type Store interface {
 	// when nobody drives it (new, or its lease lapsed), and says what it
 	// found otherwise.
 	Claim(ctx context.Context, id string, lease time.Duration) (Claim, error)
-	// Write adds w to the run under lease l and renews the lease for the
-	// given length (zero or less releases it: the next Claim resumes the
-	// run); it fails with ErrLost when l is no longer the run's, and with
-	// ErrTooLarge past Options.MaxRunBytes.
-	Write(ctx context.Context, l Lease, w Write, lease time.Duration) error
+	// Write adds w to the run under lease l, all of it or none; it fails
+	// with ErrLost when l is no longer the run's (another process took the
+	// run over, or it is finished), and with ErrTooLarge past
+	// Options.MaxRunBytes. A write does not renew the lease.
+	Write(ctx context.Context, l Lease, w Write) error
+	// Renew extends lease l by the given length from now, or, for zero or
+	// less, releases it: the next Claim resumes the run. It fails with
+	// ErrLost when l is no longer the run's. A driver renews well within
+	// the lease's length (a third of it).
+	Renew(ctx context.Context, l Lease, lease time.Duration) error
 	// Load returns what the store holds of run id (ErrNotFound if none).
 	Load(ctx context.Context, id string) (*Run, error)
 	// Once reports whether key is used for the first time, fleet-wide,

@@ -39,7 +39,6 @@ type Journal struct {
 	queued    int // the last call whose start is queued
 	durable   int // the last call whose start is stored
 	err       error
-	lastWrite time.Time
 	timer     *time.Timer
 	closed    bool
 
@@ -53,13 +52,15 @@ type Journal struct {
 // reads and waits are how much of the run's trace the store already
 // holds (a resumed run, whose trace repeats them first).
 func NewJournal(store runstore.Store, l runstore.Lease, ttl time.Duration, header []byte, reads, waits int) *Journal {
-	j := &Journal{store: store, lease: l, ttl: ttl, header: header, needStart: header != nil, nReads: reads, nWaits: waits, lastWrite: time.Now(),
+	j := &Journal{store: store, lease: l, ttl: ttl, header: header, needStart: header != nil, nReads: reads, nWaits: waits,
 		stop: make(chan struct{}), done: make(chan struct{})}
 	go j.renew()
 	return j
 }
 
-// renew renews the lease while nothing else writes.
+// renew renews the lease every third of its length while the run lives
+// (writes do not renew it: they leave the run's row alone). A renewal
+// that finds the lease lost ends the journal's writes.
 func (j *Journal) renew() {
 	defer close(j.done)
 	tick := time.NewTicker(j.ttl / 3)
@@ -70,13 +71,15 @@ func (j *Journal) renew() {
 			return
 		case <-tick.C:
 		}
-		j.mu.Lock()
-		idle := time.Since(j.lastWrite) >= j.ttl/3
-		j.mu.Unlock()
-		if idle {
-			ctx, cancel := context.WithTimeout(context.Background(), j.ttl)
-			j.write(ctx, false)
-			cancel()
+		ctx, cancel := context.WithTimeout(context.Background(), j.ttl)
+		err := j.store.Renew(ctx, j.lease, j.ttl)
+		cancel()
+		if errors.Is(err, runstore.ErrLost) {
+			j.mu.Lock()
+			if j.err == nil {
+				j.err = err
+			}
+			j.mu.Unlock()
 		}
 	}
 }
@@ -170,13 +173,14 @@ func (j *Journal) write(ctx context.Context, release bool, result ...[]byte) err
 	}
 	upto := j.queued
 	j.header, j.calls, j.reads, j.waits, j.start = nil, nil, nil, nil, time.Time{}
-	j.lastWrite = time.Now()
 	j.mu.Unlock()
-	ttl := j.ttl
-	if release {
-		ttl = 0
+	var err error
+	if w.Header != nil || w.Calls != nil || w.Trace != nil || w.Result != nil {
+		err = j.store.Write(ctx, j.lease, w)
 	}
-	err := j.store.Write(ctx, j.lease, w, ttl)
+	if err == nil && release {
+		err = j.store.Renew(ctx, j.lease, 0)
+	}
 	j.mu.Lock()
 	defer j.mu.Unlock()
 	if err != nil {
