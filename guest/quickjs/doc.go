@@ -1,13 +1,20 @@
 // Package quickjs holds the QuickJS-ng guest compiled to wasm32-wasi,
 // which package host runs programs in.
 //
-// The module is a build output (see build.sh): QuickJS-ng sources are
-// fetched from a pinned module, checksum-verified, patched and compiled
-// with our glue.c. Neither the sources nor the .wasm are committed. In a
-// clone, `make guest` builds it into build/, where it is embedded when
-// this package is compiled ([Files]). A copy of the module fetched by
-// `go get` has no build output: `ptc-run guest build` builds the same
-// bytes into the user cache directory, where host.New looks for them.
-// When no guest is found, host.New fails with an error matching
-// [ErrNotBuilt], whose message names that command.
+// The guest is a committed build artifact, as C compiled to wasm and
+// embedded in Go usually ships: ptc-quickjs.wasm and its Intl bundle
+// intl.js sit beside the pinned inputs they are built from and are
+// embedded in this package ([Files]), so a module fetched with `go get`
+// runs programs with nothing but Go, on any platform Go builds for.
+//
+// The pinned inputs stay the source of truth. build.sh fetches the
+// QuickJS-ng sources from a pinned module (checksum-verified), applies
+// the patches in csrc/ and compiles them with csrc/glue.c (clang and
+// wasi-libc); intl/build.sh bundles the pinned FormatJS packages and
+// their locale data. `make guest` runs both and writes the artifact and
+// its digests; `make guest-check` rebuilds it in a scratch directory and
+// fails when one byte differs, which CI runs. A change to the inputs is
+// committed with the artifact rebuilt from it. `ptc-run guest build`
+// builds the same bytes from a copy of the module for whoever wants to
+// see them built (RATIONALE.md, "Why commit the built guest?").
 package quickjs

@@ -8,34 +8,38 @@ import (
 	"github.com/ptchost/ptc/internal/modinfo"
 )
 
-// files holds the files of the build directory, not its subdirectories:
-// the guest, the Intl bundle and the README (which is committed, so the
-// pattern always matches); the QuickJS sources build.sh compiles in
-// build/src stay out of the binary. Beside them: the guest's own scripts
-// and the digests recorded beside the build scripts (sha256sum's format),
-// which `make guest-check` checks the build against.
+// files holds the built guest, committed beside the sources it is built
+// from (ptc-quickjs.wasm and intl.js, written by `make guest`), the
+// digests recorded for them (sha256sum's format) and the guest's own
+// scripts. The build directory (build/, the scripts' work and output)
+// stays out of the binary.
 //
-//go:embed build/*.* js/*.js ptc-quickjs.wasm.sha256 intl.js.sha256
+//go:embed ptc-quickjs.wasm intl.js ptc-quickjs.wasm.sha256 intl.js.sha256 js/*.js
 var files embed.FS
 
 // Files returns the files this package was compiled with, read-only:
 //
-//   - ptc-quickjs.wasm.sha256 and intl.js.sha256, the recorded digests of
-//     the guest module and of its Intl bundle (sha256sum's format): only
-//     a guest with these digests runs;
+//   - ptc-quickjs.wasm, the guest module, and intl.js, its Intl bundle (a
+//     script and the compressed locale data the guest asks for one
+//     locale at a time): the reproducible build of the pinned sources
+//     beside them, which `make guest` writes and `make guest-check`
+//     rebuilds and compares byte for byte;
+//   - ptc-quickjs.wasm.sha256 and intl.js.sha256, their digests
+//     (sha256sum's format): a guest read from a file runs only when it
+//     has these digests;
 //   - js/bootstrap.js, js/inspect.js and js/web.js, the guest's own
-//     scripts, which the host compiles to bytecode and hands to the guest;
-//   - build/ptc-quickjs.wasm and build/intl.js, the guest and its Intl
-//     bundle, when `make guest` built them before this package was
-//     compiled (a clone); a copy of the module fetched by go get has
-//     none.
+//     scripts, which the host compiles to bytecode and hands to the guest.
 //
-// Package host takes the guest from here, or from where host.Config and
-// the environment say.
+// Package host runs the guest from here unless host.Config or the
+// environment names a file holding the same bytes.
 func Files() fs.FS { return files }
 
-// ErrNotBuilt reports that no guest was found. Its message names the
-// command that builds one:
+// ErrNotBuilt reports that a guest read from a file is missing or is not
+// the recorded build: the guest `ptc-run guest build` built, or one that
+// host.Config.GuestPath or $PTC_GUEST names. The guest is embedded in
+// this package ([Files]), so host.New always has one and does not fail
+// with it. Its message names the command that builds the guest from
+// source:
 //
 //	go run github.com/ptchost/ptc/cmd/ptc-run@VERSION guest build
 //

@@ -1,9 +1,8 @@
-// Package guestfile locates the QuickJS guest that package host runs: the
-// one embedded in package quickjs (quickjs.Files), a path or $PTC_GUEST,
-// or the user cache, where `ptc-run guest build` installs it; and it
-// names the files and digests that build and check it. The host, ptc-run
-// and the benchmarks share it; the guest a user chooses is chosen through
-// host.Config and the environment.
+// Package guestfile locates the QuickJS guest that package host runs: a
+// path or $PTC_GUEST, else the one embedded in package quickjs
+// (quickjs.Files); and it names the files and digests that build and
+// check it. The host, ptc-run and the benchmarks share it; the guest a
+// user chooses is chosen through host.Config and the environment.
 package guestfile
 
 import (
@@ -123,9 +122,10 @@ func CacheNames() (wasm, intl string) {
 //
 //  1. path, when not empty (host.Config.GuestPath);
 //  2. $PTC_GUEST, when set;
-//  3. the guest embedded when package quickjs was compiled (`make guest`
-//     in a clone), taken as built;
-//  4. [CacheGuestDir], where `ptc-run guest build` installs it.
+//  3. the guest embedded in package quickjs (its committed build), taken
+//     as built;
+//  4. [CacheGuestDir], where `ptc-run guest build` installs it (reached
+//     only when the files searched have no embedded guest, as in tests).
 //
 // A path (1, 2) is a .wasm file, with the Intl bundle beside it named by
 // its digest (<sha256>.js) or intl.js, or a directory holding the guest as
@@ -243,24 +243,24 @@ func Digest(b []byte) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// embedded returns the guest built into fsys's build directory when
-// package quickjs was compiled, or ok false when it was not built.
+// embedded returns the guest embedded in fsys (package quickjs's
+// committed build), or ok false when fsys has none.
 func embedded(fsys fs.FS) (g *Guest, ok bool, err error) {
-	wasm, err := fs.ReadFile(fsys, "build/"+FileName)
+	wasm, err := fs.ReadFile(fsys, FileName)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}
 	if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("quickjs: read embedded guest: %w", err)
 	}
-	if _, err := fs.Stat(fsys, "build/"+IntlFileName); errors.Is(err, fs.ErrNotExist) {
+	if _, err := fs.Stat(fsys, IntlFileName); errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	} else if err != nil {
-		return nil, false, err
+		return nil, false, fmt.Errorf("quickjs: read embedded Intl bundle: %w", err)
 	}
-	// The bundle (2.4 MB) is copied out of the binary only when a run
+	// The bundle (11 MB) is copied out of the binary only when a run
 	// first uses Intl.
-	intl := sync.OnceValues(func() ([]byte, error) { return fs.ReadFile(fsys, "build/"+IntlFileName) })
+	intl := sync.OnceValues(func() ([]byte, error) { return fs.ReadFile(fsys, IntlFileName) })
 	return &Guest{Wasm: wasm, intl: intl, Source: SourceEmbedded}, true, nil
 }
 
