@@ -1,13 +1,19 @@
-# ptc — see README.md. Targets: build run test lint fuzz bench guest guest-check bridges-test guest-gogettable-test test-integration clean.
+# ptc — see README.md. Targets: build run test lint fuzz bench guest guest-check cross bridges-test guest-gogettable-test test-integration clean.
 # make soak: minutes of runaway programs, cancel cycles and Close under load (soak_test.go; PTC_SOAK_DURATION=10m make soak).
 SHELL := /bin/bash
 GO ?= go
 GUEST_DIR := guest/quickjs
-GUEST_WASM := $(GUEST_DIR)/build/ptc-quickjs.wasm
+# The built guest, committed and embedded by package quickjs: what every
+# target below uses. make guest rebuilds it from the pinned inputs.
+GUEST_WASM := $(GUEST_DIR)/ptc-quickjs.wasm
+GUEST_INTL := $(GUEST_DIR)/intl.js
+# The build scripts' output (gitignored), copied to the above by make guest.
+GUEST_BUILD_WASM := $(GUEST_DIR)/build/ptc-quickjs.wasm
 GUEST_INPUTS := $(GUEST_DIR)/build.sh $(wildcard $(GUEST_DIR)/csrc/*.c) $(wildcard $(GUEST_DIR)/csrc/*.patch) $(GUEST_DIR)/unicode/gen.mjs $(GUEST_DIR)/unicode/package-lock.json
 # The Intl bundle: the pinned FormatJS packages from npm, bundled by esbuild.
-GUEST_INTL := $(GUEST_DIR)/build/intl.js
+GUEST_BUILD_INTL := $(GUEST_DIR)/build/intl.js
 INTL_INPUTS := $(wildcard $(GUEST_DIR)/intl/*.js) $(wildcard $(GUEST_DIR)/intl/*.go) $(GUEST_DIR)/intl/build.sh $(GUEST_DIR)/intl/package-lock.json
+MODULE := github.com/ptchost/ptc
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 BENCHSTAT := golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da
 FUZZTIME ?= 60s
@@ -30,19 +36,34 @@ MCP_CLIENTS := $(MCP_CLIENTS_DIR)/node_modules/@modelcontextprotocol/sdk/package
 
 .PHONY: build run test lint fuzz soak bench bench-peers guest guest-check tsc tokenizer mcp-servers mcp-clients clean
 
-guest: $(GUEST_WASM) $(GUEST_INTL)
+# Rebuilds the guest from its pinned inputs (build.sh installs the
+# toolchain from Debian when it is missing) and writes the committed
+# artifact and its digests when the build differs from them. Commit them
+# with the change of inputs that made them.
+guest: $(GUEST_BUILD_WASM) $(GUEST_BUILD_INTL)
+	cmp -s $(GUEST_BUILD_WASM) $(GUEST_WASM) || cp $(GUEST_BUILD_WASM) $(GUEST_WASM)
+	cmp -s $(GUEST_BUILD_INTL) $(GUEST_INTL) || cp $(GUEST_BUILD_INTL) $(GUEST_INTL)
+	chmod 644 $(GUEST_WASM) $(GUEST_INTL)
+	cd $(GUEST_DIR) && sha256sum ptc-quickjs.wasm >ptc-quickjs.wasm.sha256 && sha256sum intl.js >intl.js.sha256
 
-# Rebuilt only when the pinned inputs change; build.sh installs the
-# toolchain from Debian when it is missing.
-$(GUEST_WASM): $(GUEST_INPUTS)
+# Rebuilt only when the pinned inputs change.
+$(GUEST_BUILD_WASM): $(GUEST_INPUTS)
 	bash $(GUEST_DIR)/build.sh
 
-$(GUEST_INTL): $(INTL_INPUTS)
+$(GUEST_BUILD_INTL): $(INTL_INPUTS)
 	sh $(GUEST_DIR)/intl/build.sh
 
-# The builds are reproducible: the checked-in digests must match.
-guest-check: $(GUEST_WASM) $(GUEST_INTL)
-	cd $(GUEST_DIR)/build && sha256sum -c ../ptc-quickjs.wasm.sha256 && sha256sum -c ../intl.js.sha256
+# The builds are reproducible: a fresh build from the pinned inputs, in a
+# scratch directory, must be the committed artifact byte for byte, and the
+# recorded digests must be the artifact's. CI runs it (.ci/run).
+guest-check:
+	@set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	OUT="$$tmp/ptc-quickjs.wasm" WORK="$$tmp/src" bash $(GUEST_DIR)/build.sh; \
+	sh $(GUEST_DIR)/intl/build.sh "$$tmp/intl.js"; \
+	for f in ptc-quickjs.wasm intl.js; do \
+		cmp "$$tmp/$$f" $(GUEST_DIR)/$$f || { echo "guest-check: $(GUEST_DIR)/$$f is not the build of its pinned inputs: run make guest and commit it with the inputs"; exit 1; }; \
+	done; \
+	cd $(GUEST_DIR) && sha256sum -c ptc-quickjs.wasm.sha256 intl.js.sha256
 
 # The TypeScript compiler the sdkgen tests check declarations with, pinned
 # by internal/sdkgen/tsc/package-lock.json. Without npm the test is skipped (and
@@ -71,19 +92,19 @@ mcp-clients: $(MCP_CLIENTS)
 $(MCP_CLIENTS): $(MCP_CLIENTS_DIR)/package.json $(MCP_CLIENTS_DIR)/package-lock.json
 	cd $(MCP_CLIENTS_DIR) && npm ci --no-audit --no-fund || echo "mcp-clients: npm ci failed; the serve client tests will try again and say why"
 
-build: $(GUEST_WASM) $(GUEST_INTL)
+build:
 	$(GO) build -o bin/ptc-run ./cmd/ptc-run
 
 run: build
 	./bin/ptc-run run --tools $(EXAMPLE_TOOLS) $(EXAMPLE)
 
-test: $(GUEST_WASM) $(GUEST_INTL) tsc tokenizer mcp-servers mcp-clients haproxy postgres
+test: tsc tokenizer mcp-servers mcp-clients haproxy postgres
 	$(GO) vet ./...
 	$(GO) test -race -count=1 -timeout 20m ./...
 	$(GO) test -count=1 -run '^(TestAdversarial|TestMaxRuns_flood)$$' .
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
-lint: $(GUEST_WASM) $(GUEST_INTL)
+lint:
 	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
@@ -100,7 +121,7 @@ api:
 # in the guest (FuzzPrelude), and the parsers the guest or a user reaches.
 FUZZ_TARGETS := ./host:FuzzABI ./host/internal/fuel:FuzzInstrument ./host:FuzzWellFormed .:FuzzPrelude .:FuzzExecuteSubcall ./internal/fixture:FuzzParse ./internal/sdkgen:FuzzGenerate ./registry:FuzzValidate ./registry:FuzzSchemaProjection ./pipeline:FuzzDeeper ./internal/jsonindent:FuzzIndent ./host:FuzzProgram ./internal/jsonindent:FuzzLayout ./host/internal/typescript:FuzzStrip ./mcp:FuzzToolName ./mcp:FuzzParseEndpoint ./mcp:FuzzParseAuthConfig ./mcp:FuzzAuthorization ./mcp:FuzzReadConfig .:FuzzDecodeRecording .:FuzzResume ./host:FuzzRecycle ./host:FuzzDecodeImage ./host:FuzzResultParse ./host:FuzzIntlPack ./host:FuzzDomainToASCII ./internal/telemetry:FuzzExtract ./internal/durable:FuzzDecode
 
-fuzz: $(GUEST_WASM) $(GUEST_INTL)
+fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		echo "fuzz $$t"; $(GO) test $${t%%:*} -run '^$$' -fuzz "^$${t##*:}$$" -fuzztime $(FUZZTIME); \
 	done
@@ -108,10 +129,10 @@ fuzz: $(GUEST_WASM) $(GUEST_INTL)
 # Not part of make test: runaways beside well-behaved programs, start/cancel
 # cycles, Close under load; figures and the issue 10 targets. Env vars
 # (PTC_SOAK_DURATION, PTC_SOAK_KINDS, ...) are described in soak_test.go.
-soak: $(GUEST_WASM) $(GUEST_INTL)
+soak:
 	$(GO) test -tags soak -run '^TestSoak$$' -timeout 30m -v -count=1 .
 
-bench: $(GUEST_WASM) $(GUEST_INTL)
+bench:
 	$(GO) test -run '^$$' -bench . -count 5 ./... | tee bench.txt
 	$(GO) run $(BENCHSTAT) bench.txt
 
@@ -119,20 +140,39 @@ bench: $(GUEST_WASM) $(GUEST_INTL)
 # wasmtime-hosted guest and the npm peers run, quickjs-emscripten and
 # isolated-vm (bench/, its own module); writes bench/RESULTS.md. About
 # half an hour on 2 cores.
-bench-peers: $(GUEST_WASM) $(GUEST_INTL)
+bench-peers:
 	$(MAKE) -C bench results
 
 clean:
-	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_WASM) $(GUEST_INTL) $(GUEST_DIR)/intl/node_modules $(TSC_DIR)/node_modules $(MCP_SERVERS_DIR)/node_modules $(MCP_CLIENTS_DIR)/node_modules bench.txt
+	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_BUILD_WASM) $(GUEST_BUILD_INTL) $(GUEST_DIR)/intl/node_modules $(TSC_DIR)/node_modules $(MCP_SERVERS_DIR)/node_modules $(MCP_CLIENTS_DIR)/node_modules bench.txt
 
-# Not part of make test (about a minute and a half: it compiles the guest):
-# the go get path from a scratch module importing a clean copy of the repo
-# (git archive HEAD) through a replace: the not-built error names the
-# command, ptc-run guest build installs the guest into PTC_CACHE_DIR, then
-# the scratch module runs a program (cmd/ptc-run/gogettable_test.go).
+# Not part of make test (a minute or two: it builds a scratch module for
+# six platforms): the go get path on a machine with nothing but Go. A
+# scratch module requires a clean copy of the repository (git archive
+# HEAD) through a replace, and, with a PATH holding only the go command
+# and CGO_ENABLED=0, runs a program with ptc.New (a second time from the
+# compilation cache it filled) and cross-builds for every platform in
+# CROSS (cmd/ptc-run/gogettable_test.go).
 .PHONY: guest-gogettable-test
 guest-gogettable-test:
 	PTC_GOGETTABLE_TEST=1 $(GO) test -count=1 -run '^TestGoGettable$$' -v -timeout 30m ./cmd/ptc-run
+
+# The module builds and vets for every platform Go users have, without
+# cgo. On windows the tests of ., host and mcp are not vetted: they time
+# processes with syscall.Getrusage and signal them with syscall.Kill.
+CROSS := linux/amd64 linux/arm64 darwin/amd64 darwin/arm64 windows/amd64 windows/arm64
+.PHONY: cross
+cross:
+	@set -e; for p in $(CROSS); do \
+		echo "cross $$p"; \
+		export GOOS=$${p%/*} GOARCH=$${p#*/} CGO_ENABLED=0; \
+		$(GO) build ./...; \
+		if [ $$GOOS = windows ]; then \
+			$(GO) vet $$($(GO) list ./... | grep -vx -e '$(MODULE)' -e '$(MODULE)/host' -e '$(MODULE)/mcp'); \
+		else \
+			$(GO) vet ./...; \
+		fi; \
+	done
 
 # haproxy for the scale-out test (cmd/ptc-run TestServe_scaleOut), from
 # Debian; the binary only, no service. Without it that test is skipped.
@@ -163,7 +203,7 @@ $(OTELCOL): $(OTELCOL_INPUTS)
 prometheus:
 	sh scripts/install-prometheus.sh
 
-test-integration: $(GUEST_WASM) $(GUEST_INTL) $(OTELCOL) prometheus
+test-integration: $(OTELCOL) prometheus
 	PTC_OTELCOL=$(abspath $(OTELCOL)) $(GO) test -count=1 -v -run '^TestObservability_' -timeout 20m ./cmd/ptc-run
 
 # The SDK bridges are modules of their own (bridge/anthropic, bridge/openai):
@@ -171,5 +211,5 @@ test-integration: $(GUEST_WASM) $(GUEST_INTL) $(OTELCOL) prometheus
 # conversations through a real executor. Cold, compiling the two SDKs under
 # -race takes minutes, so CI runs this after make test (.ci/run).
 .PHONY: bridges-test
-bridges-test: $(GUEST_WASM) $(GUEST_INTL)
+bridges-test:
 	sh bridge/test.sh

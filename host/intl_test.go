@@ -71,10 +71,7 @@ func repoFile(parts ...string) string {
 
 func intlBundle(tb testing.TB) string {
 	tb.Helper()
-	b, err := os.ReadFile(repoFile("guest", "quickjs", "build", "intl.js"))
-	if errors.Is(err, os.ErrNotExist) {
-		tb.Skip("guest/quickjs/build/intl.js is not built: run guest/quickjs/intl/build.sh")
-	}
+	b, err := os.ReadFile(repoFile("guest", "quickjs", "intl.js"))
 	if err != nil {
 		tb.Fatal(err)
 	}

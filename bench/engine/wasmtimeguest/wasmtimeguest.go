@@ -1,5 +1,5 @@
 // Package wasmtimeguest runs the benchmark's programs in ptc's QuickJS
-// guest (guest/quickjs/build/ptc-quickjs.wasm) hosted by wasmtime instead
+// guest (guest/quickjs/ptc-quickjs.wasm) hosted by wasmtime instead
 // of wazero: the same module, with the "ptc" host imports written again
 // here over wasmtime-go and WASI from wasmtime. Like the host, it takes a
 // snapshot of the guest's memory after ptc_init and the tools prelude and
