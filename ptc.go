@@ -44,8 +44,9 @@ type Config struct {
 	// ptc_sandboxes_idle, ptc_cancel_latency; docs/observability.md).
 	Pipeline *pipeline.Pipeline
 	// Host runs the programs. When nil, New creates one (compiling the
-	// guest takes about a second; CompilationCacheDir makes later processes
-	// faster) and Close closes it; a Host given here stays the caller's.
+	// guest takes about a second; the compilation cache, on by default,
+	// makes later processes skip it: host.Config.CompilationCacheDir) and
+	// Close closes it; a Host given here stays the caller's.
 	Host *host.Host
 	// HostConfig configures the Host New creates when Host is nil.
 	HostConfig host.Config

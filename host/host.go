@@ -30,21 +30,28 @@ import (
 
 // Config configures a Host. The zero value is valid.
 type Config struct {
-	// CompilationCacheDir, when set, keeps wazero's compiled guest on disk
-	// so later processes skip compilation, and beside it what New derives
-	// from the guest: the instrumented module, the scripts' bytecode and
-	// the snapshot of the initialised guest (files named ptc-*.bin, each
-	// checked by the sha256 it ends with).
+	// CompilationCacheDir is where wazero keeps the compiled guest on
+	// disk, so that later processes skip compiling it (about a second;
+	// reading it back takes tens of milliseconds), and beside it what New
+	// derives from the guest: the instrumented module, the scripts'
+	// bytecode and the snapshot of the initialised guest (files named
+	// ptc-*.bin, each checked by the sha256 it ends with). Empty means
+	// the default: wazero under $PTC_CACHE_DIR, or under ptc-run in the
+	// user's cache directory (os.UserCacheDir: ~/.cache/ptc-run/wazero on
+	// Linux); none when PTC_CACHE_DIR is set and empty, when there is no
+	// user cache directory, or when the default cannot be created. A
+	// directory given here that cannot be created fails New.
 	CompilationCacheDir string
+	// NoCompilationCache keeps nothing on disk: every New compiles the
+	// guest in memory, and CompilationCacheDir is ignored.
+	NoCompilationCache bool
 	// GuestPath is where to look first for the QuickJS guest. New takes
 	// the first guest it finds, in order:
 	//
 	//  1. GuestPath, when not empty;
 	//  2. $PTC_GUEST, when set;
-	//  3. the guest embedded in package quickjs when it was compiled
-	//     (`make guest` in a clone; quickjs.Files);
-	//  4. the user cache, where `ptc-run guest build` installs it: guest
-	//     under $PTC_CACHE_DIR, or under ptc-run in os.UserCacheDir.
+	//  3. the guest embedded in package quickjs (quickjs.Files), the
+	//     committed build of its pinned inputs, which is always there.
 	//
 	// A path (1, 2) is a .wasm file, with the Intl bundle beside it named
 	// by its digest (<sha256>.js) or intl.js, or a directory holding both
@@ -149,22 +156,20 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 	// No close-on-context-done: the guest is instrumented with fuel checks
 	// that poll the host (RATIONALE.md, "Why fuel?").
 	rc := wazero.NewRuntimeConfig()
-	var cache wazero.CompilationCache
-	if cfg.CompilationCacheDir != "" {
-		c, err := wazero.NewCompilationCacheWithDir(cfg.CompilationCacheDir)
-		if err != nil {
-			return nil, fmt.Errorf("host: compilation cache %q: %w", cfg.CompilationCacheDir, err)
-		}
-		cache = c
-		rc = rc.WithCompilationCache(c)
+	cache, cacheDir, err := compilationCache(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("host: %w", err)
+	}
+	if cache != nil {
+		rc = rc.WithCompilationCache(cache)
 	}
 	rt := wazero.NewRuntimeWithConfig(ctx, rc)
-	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances, artifacts: artifacts{dir: cfg.CompilationCacheDir},
+	h := &Host{rt: rt, cache: cache, noRecycle: cfg.FreshInstances, artifacts: artifacts{dir: cacheDir},
 		parkAfter: max(cmp.Or(cfg.ParkAfter, defaultParkAfter), 0), parkFactor: parkReplayFactor}
 	h.mcCompiled = wazero.NewModuleConfig().WithName("").WithStartFunctions("_initialize")
 	h.mcImage = h.mcCompiled.WithStartFunctions()
 	h.guestSum = sha256.Sum256(wasm) // names the artifacts and the guest (GuestDigest)
-	if cfg.CompilationCacheDir != "" {
+	if cacheDir != "" {
 		h.exeID = executableID()
 	}
 	h.life, h.kill = context.WithCancelCause(context.Background())
@@ -176,7 +181,7 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		h.Close(ctx)
 		return nil, fmt.Errorf("host: imports: %w", err)
 	}
-	wasm, err := h.instrumentCached(wasm)
+	wasm, err = h.instrumentCached(wasm)
 	if err != nil {
 		h.Close(ctx)
 		return nil, fmt.Errorf("host: %w", err)
@@ -204,6 +209,32 @@ func New(ctx context.Context, cfg Config) (*Host, error) {
 		}
 	}
 	return h, nil
+}
+
+// compilationCache opens the compilation cache cfg asks for (see
+// Config.CompilationCacheDir) and returns it with its directory; nil and
+// "" when there is none.
+func compilationCache(cfg Config) (wazero.CompilationCache, string, error) {
+	if cfg.NoCompilationCache {
+		return nil, "", nil
+	}
+	if dir := cfg.CompilationCacheDir; dir != "" {
+		c, err := wazero.NewCompilationCacheWithDir(dir)
+		if err != nil {
+			return nil, "", fmt.Errorf("compilation cache %q: %w", dir, err)
+		}
+		return c, dir, nil
+	}
+	dir := guestfile.CompilationCacheDir()
+	if dir == "" {
+		return nil, "", nil
+	}
+	c, err := wazero.NewCompilationCacheWithDir(dir)
+	if err != nil {
+		// The default only saves time: without it, compile in memory.
+		return nil, "", nil
+	}
+	return c, dir, nil
 }
 
 // fuelPerPoll is the number of loop iterations and recursive calls the

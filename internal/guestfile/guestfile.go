@@ -87,7 +87,7 @@ func (g *Guest) Intl() ([]byte, error) {
 
 // CacheDir returns the cache directory: $PTC_CACHE_DIR, or when that is
 // unset or empty, ptc-run under os.UserCacheDir (an empty PTC_CACHE_DIR
-// disables only ptc-run's compilation cache, not the guest's place). It
+// disables only the compilation cache, not the guest's place). It
 // returns "" when there is neither.
 func CacheDir() string {
 	if d := os.Getenv(EnvCacheDir); d != "" {
@@ -98,6 +98,21 @@ func CacheDir() string {
 		return ""
 	}
 	return filepath.Join(d, "ptc-run")
+}
+
+// CompilationCacheDir returns the default directory of wazero's
+// compilation cache (host.Config.CompilationCacheDir): wazero under
+// [CacheDir], or "" when PTC_CACHE_DIR is set and empty or there is no
+// cache directory.
+func CompilationCacheDir() string {
+	if d, ok := os.LookupEnv(EnvCacheDir); ok && d == "" {
+		return ""
+	}
+	d := CacheDir()
+	if d == "" {
+		return ""
+	}
+	return filepath.Join(d, "wazero")
 }
 
 // CacheGuestDir returns the directory `ptc-run guest build` installs the
