@@ -37,8 +37,8 @@
 // default 127.0.0.1:8080) or on stdin and stdout (--stdio), logging one
 // JSON record per run on stderr; SIGINT or SIGTERM lets the runs in
 // progress finish for --grace and then aborts them. guest build builds the
-// sandbox's guest into the user cache directory, for a copy of ptc fetched
-// with go get (a clone builds it with make guest).
+// sandbox's guest from the module's pinned sources into the user cache
+// directory, checking it is byte for byte the guest built into ptc-run.
 //
 // The compiled guest is cached in $PTC_CACHE_DIR/wazero (default: ptc-run
 // in the user cache directory); set PTC_CACHE_DIR= (empty) to disable

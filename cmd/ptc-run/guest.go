@@ -35,9 +35,11 @@ func cmdGuest(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 
 // cmdGuestBuild builds the guest from this version's pinned inputs, with
 // the same scripts as make guest, and installs it into the user cache
-// directory under its digest (guestfile.CacheGuestDir, guestfile.CacheNames),
-// where the host finds it. The scripts run in a copy of the sources: a
-// module in the module cache is read-only.
+// directory under its digest (guestfile.CacheGuestDir, guestfile.CacheNames)
+// when it is byte for byte the guest built in (its recorded digests), for
+// whoever wants to see it built from source; PTC_GUEST names it to the
+// host. The scripts run in a copy of the sources: a module in the module
+// cache is read-only.
 func cmdGuestBuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("guest build")
 	source := fs.String("source", "", "the ptc source tree to build from")

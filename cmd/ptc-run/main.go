@@ -733,8 +733,9 @@ error, or the server failed.
 Builds the sandbox's guest (QuickJS-ng compiled to WebAssembly, and its Intl
 bundle) from this version's pinned, checksummed inputs, with the scripts
 "make guest" runs, and installs it into guest/ in the cache directory as
-<sha256>.wasm and <sha256>.js, where every program using this version of
-ptc finds it. A copy of ptc fetched with go get needs this once:
+<sha256>.wasm and <sha256>.js. ptc itself needs no build: the same guest is
+committed in its module and built into every program that uses it. This is
+for whoever wants to see it built from source:
 
   go run github.com/ptchost/ptc/cmd/ptc-run@VERSION guest build
 
@@ -742,7 +743,8 @@ with the VERSION of ptc in your go.mod. It installs the toolchain it lacks
 as "make guest" does (clang-16, lld-16 and wasi-libc from Debian, with sudo
 when not root) and needs go and npm (Node 20). The build runs in a
 temporary copy of the sources; its result must have the sha256 this version
-records, or nothing is installed.
+records (the built-in guest's), or nothing is installed. PTC_GUEST=DIR runs
+the guest installed in DIR.
 
 Flags:
   --source DIR     the ptc source tree to build from (default: the tree
