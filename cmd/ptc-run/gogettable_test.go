@@ -158,9 +158,9 @@ func sh(t *testing.T, dir string, env []string, name string, args ...string) str
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Env = environ(env)
-	if len(env) > 0 && !filepath.IsAbs(name) {
-		// Look the command up on the PATH given, not the test's.
-		for _, e := range cmd.Env {
+	if !filepath.IsAbs(name) {
+		// Look the command up on the PATH given, if any, not the test's.
+		for _, e := range env {
 			if p, ok := strings.CutPrefix(e, "PATH="); ok {
 				cmd.Path = filepath.Join(p, name)
 			}
@@ -191,4 +191,83 @@ func environ(env []string) []string {
 		}
 	}
 	return out
+}
+
+// TestGuestBuild checks `ptc-run guest build` for whoever builds the guest
+// from source: from a clean, read-only copy of the repository it builds
+// the guest in a temporary copy, installs it into PTC_CACHE_DIR, and the
+// installed guest is byte for byte the embedded one. It takes a minute or
+// two (it compiles QuickJS), so it runs only with PTC_GOGETTABLE_TEST=1:
+// make guest-gogettable-test. It is skipped when npm is missing, or the
+// toolchain is and cannot be installed (no root, no sudo).
+func TestGuestBuild(t *testing.T) {
+	if os.Getenv("PTC_GOGETTABLE_TEST") != "1" {
+		t.Skip("slow (builds the guest from a clean copy): PTC_GOGETTABLE_TEST=1, or make guest-gogettable-test")
+	}
+	for _, tool := range []string{"go", "git", "tar", "npm", "bash"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("%s is not on PATH: the guest cannot be built here", tool)
+		}
+	}
+	if missing := missingToolchain(); missing != "" && os.Getuid() != 0 && exec.Command("sudo", "-n", "true").Run() != nil {
+		t.Skipf("the guest's toolchain lacks %s and cannot be installed here (not root, no sudo)", missing)
+	}
+	tmp := t.TempDir()
+	copyDir, cache := filepath.Join(tmp, "ptc"), filepath.Join(tmp, "cache")
+	if err := os.Mkdir(copyDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh(t, root, nil, "sh", "-c", "git archive HEAD | tar -x -C "+copyDir)
+	sh(t, tmp, nil, "chmod", "-R", "a-w", copyDir)
+	t.Cleanup(func() { exec.Command("chmod", "-R", "u+w", copyDir).Run() })
+
+	env := []string{"PTC_CACHE_DIR=" + cache, "PTC_GUEST", "GOWORK=off"}
+	start := time.Now()
+	sh(t, copyDir, env, "go", "run", "./cmd/ptc-run", "guest", "build")
+	t.Logf("guest build took %v", time.Since(start).Round(time.Second))
+	embedded, err := guestfile.Find("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	embeddedIntl, err := embedded.Intl()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wasmName, intlName := guestfile.CacheNames()
+	for name, want := range map[string][]byte{wasmName: embedded.Wasm, intlName: embeddedIntl} {
+		b, err := os.ReadFile(filepath.Join(cache, "guest", name))
+		if err != nil {
+			t.Fatalf("guest build did not install %s: %v", name, err)
+		}
+		if !bytes.Equal(b, want) {
+			t.Errorf("the installed %s is not the embedded guest", name)
+		}
+	}
+	out := sh(t, copyDir, append(env, "PTC_GUEST="+filepath.Join(cache, "guest")), "go", "run", "./cmd/ptc-run", "--version")
+	if want := "guest found: " + filepath.Join(cache, "guest", wasmName); !strings.Contains(out, want) {
+		t.Errorf("ptc-run --version with PTC_GUEST:\n%s\nwant %q", out, want)
+	}
+}
+
+// missingToolchain names a part of the guest's toolchain that is not
+// installed (build.sh would install it), or returns "".
+func missingToolchain() string {
+	if _, err := exec.LookPath("clang-16"); err != nil {
+		return "clang-16"
+	}
+	_, err1 := exec.LookPath("wasm-ld-16")
+	_, err2 := exec.LookPath("wasm-ld")
+	if err1 != nil && err2 != nil {
+		return "wasm-ld"
+	}
+	for _, f := range []string{"/usr/include/wasm32-wasi", "/usr/lib/wasm32-wasi/libc.a", "/usr/lib/llvm-16/lib/clang/16/lib/wasi/libclang_rt.builtins-wasm32.a"} {
+		if _, err := os.Stat(f); err != nil {
+			return f
+		}
+	}
+	return ""
 }
