@@ -147,13 +147,14 @@ clean:
 	rm -rf bin $(GUEST_DIR)/build/src $(GUEST_BUILD_WASM) $(GUEST_BUILD_INTL) $(GUEST_DIR)/intl/node_modules $(TSC_DIR)/node_modules $(MCP_SERVERS_DIR)/node_modules $(MCP_CLIENTS_DIR)/node_modules bench.txt
 
 # Not part of make test (minutes: it builds a scratch module for six
-# platforms, and the guest from source): the go get path on a machine with nothing but Go. A
-# scratch module requires a clean copy of the repository (git archive
-# HEAD) through a replace, and, with a PATH holding only the go command
-# and CGO_ENABLED=0, runs a program with ptc.New (a second time from the
-# compilation cache it filled) and cross-builds for every platform in
-# CROSS; and ptc-run guest build builds the guest from that copy into a
-# scratch cache, byte for byte the embedded one (cmd/ptc-run/gogettable_test.go).
+# platforms, and the guest from source): the go get path on a machine with
+# nothing but Go. A scratch module requires a clean copy of the repository
+# (git archive HEAD) through a replace and, with a PATH holding only the go
+# command and CGO_ENABLED=0, runs a program with ptc.New (a second time
+# from the compilation cache it filled) and cross-builds for every platform
+# in CROSS; and ptc-run guest build builds the guest from that copy into a
+# scratch cache, byte for byte the embedded one
+# (cmd/ptc-run/gogettable_test.go).
 .PHONY: guest-gogettable-test
 guest-gogettable-test:
 	PTC_GOGETTABLE_TEST=1 $(GO) test -count=1 -run '^(TestGoGettable|TestGuestBuild)$$' -v -timeout 30m ./cmd/ptc-run
