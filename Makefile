@@ -45,6 +45,18 @@ guest: $(GUEST_BUILD_WASM) $(GUEST_BUILD_INTL)
 	cmp -s $(GUEST_BUILD_INTL) $(GUEST_INTL) || cp $(GUEST_BUILD_INTL) $(GUEST_INTL)
 	chmod 644 $(GUEST_WASM) $(GUEST_INTL)
 	cd $(GUEST_DIR) && sha256sum ptc-quickjs.wasm >ptc-quickjs.wasm.sha256 && sha256sum intl.js >intl.js.sha256
+	$(MAKE) --no-print-directory guest-inputs
+
+# What the committed guest was built from (guest/quickjs/inputs.sha256):
+# the digest of every file of the build's inputs and the versions of the Go
+# modules the Intl bundler imports. TestInputs (make test) fails when they
+# change and the guest is not rebuilt with them.
+.PHONY: guest-inputs
+guest-inputs:
+	cd $(GUEST_DIR) && { \
+		find build.sh csrc intl unicode -name node_modules -prune -o -type f -print | LC_ALL=C sort | xargs sha256sum; \
+		$(GO) list -m github.com/evanw/esbuild golang.org/x/text | sed 's/^/module /'; \
+	} >inputs.sha256
 
 # Rebuilt only when the pinned inputs change.
 $(GUEST_BUILD_WASM): $(GUEST_INPUTS)

@@ -11,10 +11,12 @@
 // QuickJS-ng sources from a pinned module (checksum-verified), applies
 // the patches in csrc/ and compiles them with csrc/glue.c (clang and
 // wasi-libc); intl/build.sh bundles the pinned FormatJS packages and
-// their locale data. `make guest` runs both and writes the artifact and
-// its digests; `make guest-check` rebuilds it in a scratch directory and
-// fails when one byte differs, which CI runs. A change to the inputs is
-// committed with the artifact rebuilt from it. `ptc-run guest build`
+// their locale data. `make guest` runs both and writes the artifact, its
+// digests and inputs.sha256 (the digests of the inputs it was built
+// from); `make guest-check` rebuilds it in a scratch directory and fails
+// when one byte differs, which CI runs. A change to the inputs is
+// committed with the artifact rebuilt from it: a test fails when
+// inputs.sha256 no longer describes them. `ptc-run guest build`
 // builds the same bytes from a copy of the module for whoever wants to
 // see them built (RATIONALE.md, "Why commit the built guest?").
 package quickjs
