@@ -353,6 +353,28 @@ func TestTimeoutPolicy(t *testing.T) {
 	assert.NoError(t, p.Call(bg, call("untimed", `{}`), pipeline.Env{}).Err())
 }
 
+// A tool's declared timeout holds in every pipeline, without
+// TimeoutPolicy, outside the wrappers (a wrapper that waits is timed too).
+func TestPipeline_declaredTimeoutByDefault(t *testing.T) {
+	var saw atomic.Value
+	p := newPipeline(t, pipeline.Config{}, rawTool("slow", blocker(nil, &saw), timeout(20)), echo("waits", timeout(20)), echo("untimed"))
+	start := time.Now()
+	o := p.Call(bg, call("slow", `{}`), pipeline.Env{})
+	assert.Equal(t, `Error: tool "slow" timed out after 20ms`, text(o))
+	assert.ErrorIs(t, saw.Load().(error), pipeline.ErrToolTimeout)
+	assert.Less(t, time.Since(start), 5*time.Second)
+	p.Wrap(func(ctx context.Context, inv *pipeline.Invocation, next func(context.Context) (any, error)) (any, error) {
+		if inv.Name() == "waits" {
+			<-ctx.Done()
+		}
+		return next(ctx)
+	})
+	assert.Equal(t, "TOOL_TIMEOUT", pipeline.CodeOf(p.Call(bg, call("waits", `{}`), pipeline.Env{}).Err()))
+	assert.NoError(t, p.Call(bg, call("untimed", `{}`), pipeline.Env{}).Err())
+	p.Wrap(pipeline.TimeoutPolicy()) // code written before: still one timeout, the same error
+	assert.Equal(t, `Error: tool "slow" timed out after 20ms`, text(p.Call(bg, call("slow", `{}`), pipeline.Env{})))
+}
+
 func TestTimeoutPolicy_ignoredContext(t *testing.T) {
 	// A body that ignores its ctx and succeeds late is still timed out.
 	release := make(chan struct{})

@@ -312,7 +312,11 @@ func safeApprove(ctx context.Context, approve Approver, inv *Invocation, q strin
 // dispatch runs the execute wrappers around the body and classifies the
 // result.
 func (p *Pipeline) dispatch(ctx context.Context, h *hooks, inv *Invocation) (any, *Error) {
-	if len(h.wrappers) == 0 {
+	ms := 0
+	if inv.tool != nil {
+		ms = inv.tool.TimeoutMs()
+	}
+	if len(h.wrappers) == 0 && ms <= 0 {
 		v, err := p.body(ctx, ctx, inv)
 		return p.classify(ctx, inv, v, err)
 	}
@@ -320,6 +324,11 @@ func (p *Pipeline) dispatch(ctx context.Context, h *hooks, inv *Invocation) (any
 	for i := len(h.wrappers) - 1; i >= 0; i-- {
 		w, inner := h.wrappers[i].fn, next
 		next = func(c context.Context) (any, error) { return w(c, inv, inner) }
+	}
+	if ms > 0 {
+		// The tool's declared timeout, outside every wrapper.
+		inner := next
+		next = func(c context.Context) (any, error) { return declaredTimeout(c, inv, ms, inner) }
 	}
 	v, err := safeNext(ctx, next, inv)
 	return p.classify(ctx, inv, v, err)
