@@ -1101,7 +1101,19 @@ func (r *run) fillFrom(out *Outcome) {
 // fillMemory reports memory exhaustion, which the program cannot catch.
 func (r *run) fillMemory(out *Outcome) {
 	out.Kind, out.Stack = KindMemory, ""
-	out.Message = "out of memory: the program exceeded its " + strconv.FormatUint(r.lim.MemoryBytes, 10) + "-byte memory limit"
+	out.Message = "out of memory: the program exceeded its memory limit of " + sizeText(r.lim.MemoryBytes)
+}
+
+// sizeText is a size as a person writes it: "16 MiB", "1536 KiB", or
+// "1000000 bytes" when neither unit divides it.
+func sizeText(n uint64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatUint(n>>20, 10) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatUint(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatUint(n, 10) + " bytes"
 }
 
 func (r *run) fillOK(out *Outcome) {

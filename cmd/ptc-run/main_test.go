@@ -224,7 +224,7 @@ func TestRun_tinyTimeoutAndMemoryUnits(t *testing.T) {
 	stdout.Reset()
 	code = run(context.Background(), []string{"run", "--memory", "32MiB", "-"}, strings.NewReader(`try { const a = []; for (;;) a.push([1, 2]) } catch (e) { return "caught" }`), &stdout, &stderr)
 	require.Equal(t, 1, code, stderr.String())
-	require.Contains(t, stdout.String(), "(memory): out of memory: the program exceeded its 33554432-byte memory limit")
+	require.Contains(t, stdout.String(), "(memory): out of memory: the program exceeded its memory limit of 32 MiB")
 }
 
 // Issue 10: unpaired surrogates came out as three U+FFFD in text output,
