@@ -187,7 +187,7 @@ func readServer(name string, raw json.RawMessage, opts ConfigOptions) (Endpoint,
 	}
 	// A name other hosts accept but a tool name cannot hold (a dot, a
 	// space) is mapped as tool names are.
-	r := &serverReader{name: name, opts: opts, ep: Endpoint{Name: serverName(name)}}
+	r := &serverReader{name: name, opts: opts, ep: Endpoint{Name: serverName(name), fromConfig: true}}
 	ms, err := members(raw)
 	if err != nil {
 		return Endpoint{}, fmt.Errorf("%w: server %q: %w", ErrConfig, name, err)

@@ -122,6 +122,10 @@ func TestConfig_bearerToken(t *testing.T) {
 	require.Contains(t, err.Error(), "MCP server ev="+url+" answered 401 Unauthorized: it needs credentials; none was sent: set one in its mcpServers entry")
 	require.Contains(t, err.Error(), `(WWW-Authenticate: Bearer realm="everything")`)
 	require.Empty(t, reg.Definitions(registry.Scope{}, nil))
+	// --mcp NAME=URL cannot send a header: the advice says where one can.
+	_, err = mcp.Mount(context.Background(), reg, mcp.Endpoint{Name: "ev", URL: url}, mcp.MountOptions{})
+	require.ErrorIs(t, err, mcp.ErrUnavailable)
+	require.Contains(t, err.Error(), "none was sent: give the server as an entry of an --mcp-config file")
 
 	_, err = mountConfig(t, reg, `{"mcpServers": {"ev": {"url": "`+url+`", "headers": {"Authorization": "Bearer ${EV_TOKEN}"}}}}`,
 		map[string]string{"EV_TOKEN": "tok-wrong-value"})

@@ -164,8 +164,11 @@ func (f *authFailure) explain(ep Endpoint) string {
 		} else {
 			b.WriteString(": check its value")
 		}
-	default:
+	case ep.fromConfig:
 		b.WriteString(`; none was sent: set one in its mcpServers entry, e.g. "headers": {"Authorization": "Bearer ${TOKEN}"} with TOKEN in the environment, or "oauth"`)
+	default:
+		// --mcp NAME=URL has no way to send a header.
+		b.WriteString(`; none was sent: give the server as an entry of an --mcp-config file, with "headers": {"Authorization": "Bearer ${TOKEN}"} and TOKEN in the environment, or "oauth" (Endpoint.Headers or OAuth in Go)`)
 	}
 	if c := f.challenge; c != "" {
 		if len(c) > 200 {

@@ -48,6 +48,8 @@ type Endpoint struct {
 	// and where each variable was used.
 	secrets []secret
 	vars    []varUse
+	// fromConfig: the endpoint is a config file's entry (ReadConfig).
+	fromConfig bool
 }
 
 // OAuth configures the OAuth 2.0 client-credentials grant (RFC 6749,
