@@ -16,6 +16,7 @@ import (
 	"github.com/ptchost/ptc/internal/runner"
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
+	"github.com/ptchost/ptc/recording"
 	"github.com/ptchost/ptc/runstore"
 )
 
@@ -132,7 +133,11 @@ func (e *Executor) runDurable(ctx context.Context, p runner.Params, dr *durableR
 			pl := *p.Plan
 			var seed [32]byte
 			_, _ = rand.Read(seed[:])
-			h := &durable.Header{Fingerprint: fp, Agent: p.Env.Agent, Program: p.Program, Seed: seed, Limits: p.Limits}
+			h := &durable.Header{Fingerprint: fp, Agent: p.Env.Agent, Program: p.Program, Seed: seed, Limits: p.Limits,
+				Declarations: sdk.TypeScript(), DeclarationBytes: sdk.Budget()}
+			for _, t := range sdk.Tools() {
+				h.Tools = append(h.Tools, recording.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Output: t.Output, DeferLoading: t.DeferLoading})
+			}
 			if d := pl.Deterministic; d != nil {
 				h.Virtual, h.Start, h.CallTime = true, d.Start, d.CallTime
 				h.Seed = runner.SeedBytes(d.Seed)

@@ -501,7 +501,7 @@ const usage = `usage:
                  [--memory SIZE] [--json] [--record OUT.json] [--deterministic [--seed N]]
                  [--store URL [--run-id ID]] PROGRAM|-
   ptc-run replay [--json] [--program NEW.js] [--live TOOL]... [--tools FILE]
-                 [--mcp NAME=CMD|URL]... [--mcp-config FILE]... REC.json
+                 [--mcp NAME=CMD|URL]... [--mcp-config FILE]... REC.json|--store URL --run-id ID
   ptc-run sdk    [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]...
   ptc-run serve  [--tools FILE] [--mcp NAME=CMD|URL]... [--mcp-config FILE]... [--timeout D]
                  [--memory SIZE] [--grace D] [--listen ADDR | --stdio] [--auth FILE | --no-auth]
@@ -637,6 +637,7 @@ Flags (before or after PROGRAM):
 ` + helpExit,
 
 	"replay": `usage: ptc-run replay [flags] REC.json
+       ptc-run replay [flags] --store URL --run-id ID
 
 Runs the program of a recording (written by "ptc-run run --record") again,
 on its recorded SDK, limits, clock and seed, with each tool call answered
@@ -661,6 +662,9 @@ Flags (before or after REC.json):
                    and --mcp-config, instead of answering from the
                    recording (each call must still be the recorded one);
                    repeatable
+  --store URL      replay a run of a run store (run --store, serve --store)
+  --run-id ID      instead of REC.json: what the store has of run ID, a run
+                   nobody finished replaying as a run cut where it was
 ` + helpToolFlags + `                   (only needed for --live: without them no tool is mounted)
   -h, --help       print this help
 

@@ -268,3 +268,23 @@ func TestRun_store(t *testing.T) {
 	require.Equal(t, 1, code)
 	require.Contains(t, stdout.String(), `run "job-1" was stored for other code: the program`)
 }
+
+// replay --store --run-id replays what a store holds of a run.
+func TestReplay_store(t *testing.T) {
+	skipUnbuilt(t)
+	store := "sqlite:" + filepath.Join(t.TempDir(), "runs.db")
+	tools, err := filepath.Abs("../../testdata/tools/weather.json")
+	require.NoError(t, err)
+	var stdout, stderr bytes.Buffer
+	code := run(context.Background(), []string{"run", "--tools", tools, "--store", store, "--run-id", "w1", "-"},
+		strings.NewReader(`const w = await tools.get_weather({city: "Paris"}); console.log(Math.random() < 1); return w`), &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	first := stdout.String()
+	stdout.Reset()
+	stderr.Reset()
+	code = run(context.Background(), []string{"replay", "--store", store, "--run-id", "w1"}, nil, &stdout, &stderr)
+	require.Equal(t, 0, code, stderr.String())
+	require.Equal(t, first, stdout.String())
+	code = run(context.Background(), []string{"replay", "--store", store}, nil, &stdout, &stderr)
+	require.Equal(t, 2, code)
+}

@@ -11,8 +11,10 @@ import (
 
 	"github.com/ptchost/ptc"
 	"github.com/ptchost/ptc/host"
+	"github.com/ptchost/ptc/internal/durable"
 	"github.com/ptchost/ptc/recording"
 	"github.com/ptchost/ptc/registry"
+	"github.com/ptchost/ptc/runstore"
 )
 
 // cmdReplay runs a recorded program again with its subcalls answered from
@@ -28,28 +30,45 @@ func cmdReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	program := fs.String("program", "", "replay this program instead of the recorded one")
 	var live names
 	fs.Var(&live, "live", "call this tool live instead of answering from the recording (repeatable)")
+	storeURL := fs.String("store", "", "replay a run of this run store (with --run-id) instead of REC.json")
+	runID := fs.String("run-id", "", "the stored run to replay (with --store)")
 	pos, err := parseInterspersed(fs, args)
 	if err != nil {
 		return 0, err
 	}
-	if len(pos) != 1 {
-		return 0, &usageError{"replay takes exactly one REC.json"}
-	}
-	if pos[0] == "-" && *program == "-" {
-		return 0, &usageError{"replay reads standard input once: not both REC.json and --program from -"}
-	}
-	var b []byte
-	if pos[0] == "-" {
-		b, err = io.ReadAll(stdin)
-	} else {
-		b, err = os.ReadFile(pos[0])
-	}
-	if err != nil {
-		return 0, fmt.Errorf("read recording: %w", err)
-	}
-	rec, err := recording.Decode(b)
-	if err != nil {
-		return 0, fmt.Errorf("%s: %w", pos[0], err)
+	var rec *recording.Recording
+	name := ""
+	switch {
+	case (*storeURL == "") != (*runID == ""):
+		return 0, &usageError{"replay takes --store URL and --run-id ID together"}
+	case *storeURL != "":
+		if len(pos) != 0 {
+			return 0, &usageError{"replay takes either REC.json or --store URL --run-id ID"}
+		}
+		name = "run " + *runID
+		if rec, err = storedRecording(ctx, *storeURL, *runID); err != nil {
+			return 0, err
+		}
+	default:
+		if len(pos) != 1 {
+			return 0, &usageError{"replay takes exactly one REC.json"}
+		}
+		if pos[0] == "-" && *program == "-" {
+			return 0, &usageError{"replay reads standard input once: not both REC.json and --program from -"}
+		}
+		var b []byte
+		if pos[0] == "-" {
+			b, err = io.ReadAll(stdin)
+		} else {
+			b, err = os.ReadFile(pos[0])
+		}
+		if err != nil {
+			return 0, fmt.Errorf("read recording: %w", err)
+		}
+		name = pos[0]
+		if rec, err = recording.Decode(b); err != nil {
+			return 0, fmt.Errorf("%s: %w", name, err)
+		}
 	}
 	var opts ptc.ReplayOptions
 	if *program != "" {
@@ -72,7 +91,7 @@ func cmdReplay(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	r, err := ex.Replay(ctx, rec, opts)
 	if err != nil {
 		if errors.Is(err, recording.ErrUnusable) {
-			return 0, fmt.Errorf("%s: %w", pos[0], err)
+			return 0, fmt.Errorf("%s: %w", name, err)
 		}
 		return 0, err
 	}
@@ -169,4 +188,28 @@ func (n *names) Set(s string) error {
 	}
 	*n = append(*n, s)
 	return nil
+}
+
+// storedRecording is run id of the run store at url, as a recording: what
+// its program did up to where the store has it (a run nobody finished
+// replays as a run cut there).
+func storedRecording(ctx context.Context, url, id string) (*recording.Recording, error) {
+	store, err := runstore.Open(ctx, url)
+	if err != nil {
+		return nil, &usageError{fmt.Sprintf("--store: %v", err)}
+	}
+	defer store.Close()
+	r, err := store.Load(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	st, err := durable.Assemble(r)
+	if err != nil {
+		return nil, err
+	}
+	rec := st.Recorded()
+	if err := rec.Check(); err != nil {
+		return nil, fmt.Errorf("run %s: %w", id, err)
+	}
+	return rec, nil
 }

@@ -480,7 +480,7 @@ func TestHelp_replay(t *testing.T) {
 			require.Contains(t, strings.Join(strings.Fields(doc), " "), "(default "+f.DefValue+")", "replay -h: --%s", f.Name)
 		}
 	}
-	require.ElementsMatch(t, []string{"json", "program", "live", "tools", "mcp", "mcp-config"}, names)
+	require.ElementsMatch(t, []string{"json", "program", "live", "tools", "mcp", "mcp-config", "store", "run-id"}, names)
 	require.Contains(t, helpTexts[""], "ptc-run replay [--json] [--program NEW.js] [--live TOOL]...")
 	require.Contains(t, helpTexts[""], "\n  replay       run a recorded program again")
 }

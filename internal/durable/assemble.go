@@ -3,6 +3,7 @@ package durable
 import (
 	"fmt"
 
+	"github.com/ptchost/ptc/host"
 	"github.com/ptchost/ptc/recording"
 	"github.com/ptchost/ptc/runstore"
 )
@@ -33,7 +34,8 @@ func Assemble(r *runstore.Run) (*Stored, error) {
 		return nil, err
 	}
 	s := &Stored{Header: h}
-	rec := &recording.Recording{Version: recording.Version, Program: h.Program, Limits: h.Limits, Seed: h.Seed, Virtual: h.Virtual, Start: h.Start}
+	rec := &recording.Recording{Version: recording.Version, Program: h.Program, Limits: h.Limits, Seed: h.Seed, Virtual: h.Virtual, Start: h.Start,
+		Declarations: h.Declarations, DeclarationsSHA256: recording.DeclarationsDigest(h.Declarations), DeclarationBytes: h.DeclarationBytes, Tools: h.Tools}
 	for i, chunk := range r.Trace {
 		start, reads, waits, err := DecodeTrace(chunk)
 		if err != nil {
@@ -76,4 +78,25 @@ func Assemble(r *runstore.Run) (*Stored, error) {
 		}
 	}
 	return s, nil
+}
+
+// Recorded is the stored run as a recording to replay: a finished run's
+// kind and content, and which results its program received; a run
+// nobody finished is a run cut where its trace ends (host.KindAborted).
+func (s *Stored) Recorded() *recording.Recording {
+	rec := *s.Recording
+	rec.Calls = append([]recording.Call(nil), s.Recording.Calls...)
+	rec.Kind = host.KindAborted
+	if r := s.Result; r != nil {
+		rec.Content, rec.IsError = r.Content, r.IsError
+		if r.Run != nil {
+			rec.Kind = r.Run.Kind
+		}
+		for _, c := range r.Subcalls {
+			if c.N >= 1 && c.N <= len(rec.Calls) {
+				rec.Calls[c.N-1].Received = c.Received
+			}
+		}
+	}
+	return &rec
 }

@@ -64,24 +64,33 @@ type Header struct {
 	Virtual  bool
 	Start    time.Time
 	CallTime time.Duration
+	// Declarations, DeclarationBytes and Tools are the SDK the program
+	// saw, as a recording holds them (a stored run can be replayed).
+	Declarations     string
+	DeclarationBytes int
+	Tools            []recording.Tool
 }
 
 type wireHeader struct {
-	Version     int            `json:"version"`
-	Fingerprint Fingerprint    `json:"fingerprint"`
-	Agent       registry.Scope `json:"agent"`
-	Program     string         `json:"program"`
-	Seed        string         `json:"seed"`
-	Limits      host.Limits    `json:"limits"`
-	Virtual     bool           `json:"virtual,omitempty"`
-	Start       time.Time      `json:"start"`
-	CallTime    time.Duration  `json:"callTime,omitempty"`
+	Version     int              `json:"version"`
+	Fingerprint Fingerprint      `json:"fingerprint"`
+	Agent       registry.Scope   `json:"agent"`
+	Program     string           `json:"program"`
+	Seed        string           `json:"seed"`
+	Limits      host.Limits      `json:"limits"`
+	Virtual     bool             `json:"virtual,omitempty"`
+	Start       time.Time        `json:"start"`
+	CallTime    time.Duration    `json:"callTime,omitempty"`
+	Decls       string           `json:"declarations,omitempty"`
+	DeclBytes   int              `json:"declarationBytes,omitempty"`
+	Tools       []recording.Tool `json:"tools,omitempty"`
 }
 
 // EncodeHeader encodes h.
 func EncodeHeader(h *Header) []byte {
 	b, _ := json.Marshal(wireHeader{Version: version, Fingerprint: h.Fingerprint, Agent: h.Agent, Program: h.Program,
-		Seed: hex.EncodeToString(h.Seed[:]), Limits: h.Limits, Virtual: h.Virtual, Start: h.Start, CallTime: h.CallTime})
+		Seed: hex.EncodeToString(h.Seed[:]), Limits: h.Limits, Virtual: h.Virtual, Start: h.Start, CallTime: h.CallTime,
+		Decls: h.Declarations, DeclBytes: h.DeclarationBytes, Tools: h.Tools})
 	return b
 }
 
@@ -101,7 +110,8 @@ func DecodeHeader(b []byte) (*Header, error) {
 	if err := w.Limits.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: header: %w", ErrCorrupt, err)
 	}
-	h := &Header{Fingerprint: w.Fingerprint, Agent: w.Agent, Program: w.Program, Limits: w.Limits, Virtual: w.Virtual, Start: w.Start, CallTime: w.CallTime}
+	h := &Header{Fingerprint: w.Fingerprint, Agent: w.Agent, Program: w.Program, Limits: w.Limits, Virtual: w.Virtual, Start: w.Start, CallTime: w.CallTime,
+		Declarations: w.Decls, DeclarationBytes: w.DeclBytes, Tools: w.Tools}
 	copy(h.Seed[:], seed)
 	return h, nil
 }
