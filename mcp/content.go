@@ -42,7 +42,7 @@ func newResult(res *sdk.CallToolResult) (*Result, error) {
 		r.Value = v
 		return r, nil
 	}
-	text, hasText := contentText(res.Content)
+	text, hasText := contentText(r.Content)
 	switch {
 	case !hasText:
 		r.Value = json.RawMessage("null")
@@ -62,13 +62,23 @@ func newResult(res *sdk.CallToolResult) (*Result, error) {
 	return r, nil
 }
 
-// contentText joins the text parts of content with newlines; any reports
-// whether there was one (ok).
-func contentText(content []sdk.Content) (text string, ok bool) {
+// contentText joins, with newlines, what the parts say as text: text
+// (resource links and audio are lines of text already), an embedded
+// resource's text, or a line naming a binary one; images are not text
+// (they reach the model beside the program's result). ok reports whether
+// there was any.
+func contentText(parts []registry.Part) (text string, ok bool) {
 	var texts []string
-	for _, c := range content {
-		if t, ok := c.(*sdk.TextContent); ok {
-			texts = append(texts, t.Text)
+	for _, p := range parts {
+		switch p.Type {
+		case registry.PartText:
+			texts = append(texts, p.Text)
+		case registry.PartResource:
+			if p.Text != "" || len(p.Data) == 0 {
+				texts = append(texts, p.Text)
+			} else {
+				texts = append(texts, fmt.Sprintf("[resource <%s> %s, %d bytes]", p.URI, orUnknown(p.MimeType), len(p.Data)))
+			}
 		}
 	}
 	return strings.Join(texts, "\n"), len(texts) > 0

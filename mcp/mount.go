@@ -579,7 +579,7 @@ func (c *Client) call(ctx context.Context, remote string, args json.RawMessage, 
 		return nil, c.red.err(fmt.Errorf("MCP server %s: %w", c.ep.Name, err))
 	}
 	if res.IsError {
-		text, _ := contentText(res.Content)
+		text, _ := contentText(parts(res.Content))
 		if text == "" {
 			text = "the tool reported an error without a message"
 		}

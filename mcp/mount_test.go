@@ -171,3 +171,17 @@ func TestMount_timeout(t *testing.T) {
 	require.False(t, r.IsError, registry.PlainText(r.Content))
 	require.Contains(t, registry.PlainText(r.Content), "Echo: still here")
 }
+
+// A program sees a tool's resource links and embedded resources as the
+// model does: lines of its text value.
+func TestMount_resourcesReachPrograms(t *testing.T) {
+	f := newFixture(t, host.Limits{}, mcp.MountOptions{})
+	r := f.run(t, `const links = await tools["ev__get-resource-links"]({count: 2});
+const ref = await tools["ev__get-resource-reference"]({resourceType: "Text", resourceId: 2});
+return [links, ref]`)
+	require.False(t, r.IsError, registry.PlainText(r.Content))
+	text := registry.PlainText(r.Content)
+	require.Contains(t, text, "Here are 2 resource links to resources available in this server:\\nResource link: Blob Resource 1 <demo://resource/dynamic/blob/1>")
+	require.Contains(t, text, "Resource link: Text Resource 2 <demo://resource/dynamic/text/2> (text/plain)")
+	require.Contains(t, text, "Resource 2: This is a plaintext resource")
+}
