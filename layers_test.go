@@ -18,6 +18,7 @@ import (
 // change to this list and to that map.
 var layers = map[string][]string{
 	"":                         {"host", "internal/abort", "internal/admit", "internal/durable", "internal/runner", "internal/telemetry", "internal/toolsdk", "pipeline", "recording", "registry", "runstore"},
+	"bridge/internal/convert":  {"", "pipeline", "registry"},
 	"cmd/ptc-run":              {"", "guest/quickjs", "host", "internal/durable", "internal/fixture", "internal/guestfile", "internal/modinfo", "internal/telemetry", "mcp", "pipeline", "recording", "registry", "runstore"},
 	"guest/quickjs":            {"internal/modinfo"},
 	"host":                     {"host/internal/fuel", "host/internal/typescript", "internal/abort", "internal/guestfile", "internal/jsonindent", "internal/runhook"},

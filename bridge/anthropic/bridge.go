@@ -5,12 +5,12 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"log/slog"
-	"strconv"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/packages/param"
 
 	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/bridge/internal/convert"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -48,10 +48,7 @@ func Tools(schemas ...registry.ToolSchema) []anthropic.ToolUnionParam {
 // inputSchema sends raw as the tool's input schema; an empty one is an
 // object without properties.
 func inputSchema(raw json.RawMessage) anthropic.ToolInputSchemaParam {
-	if len(raw) == 0 {
-		raw = json.RawMessage(`{"type":"object"}`)
-	}
-	return param.Override[anthropic.ToolInputSchemaParam](raw)
+	return param.Override[anthropic.ToolInputSchemaParam](convert.ObjectSchema(raw))
 }
 
 // Calls returns the tool_use blocks of content (a Message's Content) as
@@ -63,11 +60,7 @@ func Calls(content []anthropic.ContentBlockUnion) []pipeline.RawCall {
 			continue
 		}
 		u := b.AsToolUse()
-		args := u.Input
-		if len(args) == 0 {
-			args = json.RawMessage("{}")
-		}
-		calls = append(calls, pipeline.RawCall{ID: u.ID, Name: u.Name, Arguments: args})
+		calls = append(calls, pipeline.RawCall{ID: u.ID, Name: u.Name, Arguments: convert.Arguments(u.Input)})
 	}
 	return calls
 }
@@ -80,7 +73,7 @@ func Calls(content []anthropic.ContentBlockUnion) []pipeline.RawCall {
 // text (as ptc.ContentText renders it). A nil r is an error result.
 func ToolResult(toolUseID string, r *ptc.Result) anthropic.ContentBlockParamUnion {
 	if r == nil {
-		return anthropic.NewToolResultBlock(toolUseID, "Error: the executor returned no result for this call", true)
+		return anthropic.NewToolResultBlock(toolUseID, convert.MissingText, true)
 	}
 	block := &anthropic.ToolResultBlockParam{ToolUseID: toolUseID}
 	if r.IsError {
@@ -94,31 +87,26 @@ func ToolResult(toolUseID string, r *ptc.Result) anthropic.ContentBlockParamUnio
 	return anthropic.ContentBlockParamUnion{OfToolResult: block}
 }
 
-// mediaTypes are the image types the Messages API takes.
-var mediaTypes = map[string]bool{
-	string(anthropic.Base64ImageSourceMediaTypeImageJPEG): true,
-	string(anthropic.Base64ImageSourceMediaTypeImagePNG):  true,
-	string(anthropic.Base64ImageSourceMediaTypeImageGIF):  true,
-	string(anthropic.Base64ImageSourceMediaTypeImageWebP): true,
-}
+// images are the image types the Messages API takes.
+var images = convert.NewImages("JPEG, PNG, GIF and WebP",
+	string(anthropic.Base64ImageSourceMediaTypeImageJPEG),
+	string(anthropic.Base64ImageSourceMediaTypeImagePNG),
+	string(anthropic.Base64ImageSourceMediaTypeImageGIF),
+	string(anthropic.Base64ImageSourceMediaTypeImageWebP),
+)
 
 // resultContent converts one part; ok is false for a part with nothing to
 // send (an empty text, which the API refuses).
 func resultContent(p registry.Part) (anthropic.ToolResultBlockParamContentUnion, bool) {
-	var text string
-	switch {
-	case p.Type == registry.PartImage && mediaTypes[p.MimeType]:
+	if images.Takes(p) {
 		return anthropic.ToolResultBlockParamContentUnion{OfImage: &anthropic.ImageBlockParam{
 			Source: anthropic.ImageBlockParamSourceUnion{OfBase64: &anthropic.Base64ImageSourceParam{
 				Data:      base64.StdEncoding.EncodeToString(p.Data),
 				MediaType: anthropic.Base64ImageSourceMediaType(p.MimeType),
 			}},
 		}}, true
-	case p.Type == registry.PartImage:
-		text = "[image " + p.MimeType + " " + strconv.Itoa(len(p.Data)) + " bytes not shown: the API takes JPEG, PNG, GIF and WebP images]"
-	default:
-		text = registry.PlainText([]registry.Part{p})
 	}
+	text := images.Text(p)
 	if text == "" {
 		return anthropic.ToolResultBlockParamContentUnion{}, false
 	}
@@ -150,7 +138,7 @@ func New(ex Executor) *Bridge { return &Bridge{Executor: ex} }
 // Tools returns the request's tool definitions: what the executor
 // describes for the bridge's agent and tool set, converted by [Tools].
 func (b *Bridge) Tools() []anthropic.ToolUnionParam {
-	return Tools(b.Executor.Describe(b.Agent, b.ToolSet)...)
+	return Tools(convert.Env(*b).Describe()...)
 }
 
 // Answer runs the tool_use blocks of msg as one batch and returns the user
@@ -162,20 +150,10 @@ func (b *Bridge) Answer(ctx context.Context, msg *anthropic.Message) *anthropic.
 	if len(calls) == 0 {
 		return nil
 	}
-	results := b.Executor.Execute(ctx, pipeline.Batch{
-		Calls:    calls,
-		ToolSet:  b.ToolSet,
-		Agent:    b.Agent,
-		Approver: b.Approver,
-		Logger:   b.Logger,
-	})
+	results := convert.Env(*b).Execute(ctx, calls)
 	blocks := make([]anthropic.ContentBlockParamUnion, len(calls))
 	for i, c := range calls {
-		var r *ptc.Result
-		if i < len(results) {
-			r = results[i]
-		}
-		blocks[i] = ToolResult(c.ID, r)
+		blocks[i] = ToolResult(c.ID, results[i])
 	}
 	answer := anthropic.NewUserMessage(blocks...)
 	return &answer

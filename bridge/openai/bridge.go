@@ -1,13 +1,11 @@
 package ptcopenai
 
 import (
-	"context"
-	"encoding/base64"
 	"encoding/json"
 	"log/slog"
-	"strconv"
 
 	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/bridge/internal/convert"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -41,37 +39,8 @@ type Bridge struct {
 // and every registered tool (a nil tool set).
 func New(ex Executor) *Bridge { return &Bridge{Executor: ex} }
 
-// describe returns what the executor describes for the bridge's agent and
-// tool set.
-func (b *Bridge) describe() []registry.ToolSchema {
-	return b.Executor.Describe(b.Agent, b.ToolSet)
-}
-
-// execute runs calls as one batch and returns exactly one result per call
-// (nil where the executor returned none).
-func (b *Bridge) execute(ctx context.Context, calls []pipeline.RawCall) []*ptc.Result {
-	results := b.Executor.Execute(ctx, pipeline.Batch{
-		Calls:    calls,
-		ToolSet:  b.ToolSet,
-		Agent:    b.Agent,
-		Approver: b.Approver,
-		Logger:   b.Logger,
-	})
-	out := make([]*ptc.Result, len(calls))
-	copy(out, results)
-	return out
-}
-
-// missing is the content of a call the executor returned no result for.
-var missing = []registry.Part{registry.TextPart("Error: the executor returned no result for this call")}
-
-// content returns r's content, or missing for a nil r.
-func content(r *ptc.Result) []registry.Part {
-	if r == nil {
-		return missing
-	}
-	return r.Content
-}
+// env is the bridge's environment.
+func (b *Bridge) env() convert.Env { return convert.Env(*b) }
 
 // parameters returns a JSON Schema as the SDK's map, each top-level
 // member kept as its raw bytes (so nested property order survives; the
@@ -90,40 +59,4 @@ func parameters(raw json.RawMessage) map[string]any {
 }
 
 // imageTypes are the image types both APIs take.
-var imageTypes = map[string]bool{"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true}
-
-// sendable reports whether p is an image the APIs take.
-func sendable(p registry.Part) bool {
-	return p.Type == registry.PartImage && imageTypes[p.MimeType]
-}
-
-// dataURL returns an image part as a data URL.
-func dataURL(p registry.Part) string {
-	return "data:" + p.MimeType + ";base64," + base64.StdEncoding.EncodeToString(p.Data)
-}
-
-// text renders a part other than a sendable image as text: a text part as
-// is, an image the APIs do not take as a note, anything else as
-// ptc.ContentText renders it.
-func text(p registry.Part) string {
-	if p.Type == registry.PartImage {
-		return "[image " + p.MimeType + " " + strconv.Itoa(len(p.Data)) + " bytes not shown: the API takes PNG, JPEG, GIF and WebP images]"
-	}
-	return registry.PlainText([]registry.Part{p})
-}
-
-// joinText joins the texts of parts, one per line, skipping empty ones.
-func joinText(parts []registry.Part) string {
-	var s string
-	for _, p := range parts {
-		t := text(p)
-		if t == "" {
-			continue
-		}
-		if s != "" {
-			s += "\n"
-		}
-		s += t
-	}
-	return s
-}
+var imageTypes = convert.NewImages("PNG, JPEG, GIF and WebP", "image/png", "image/jpeg", "image/gif", "image/webp")

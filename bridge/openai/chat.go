@@ -8,6 +8,7 @@ import (
 	"github.com/openai/openai-go/v3/packages/param"
 
 	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/bridge/internal/convert"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -34,11 +35,7 @@ func ChatCalls(msg openai.ChatCompletionMessage) []pipeline.RawCall {
 		if tc.Type != "function" {
 			continue
 		}
-		args := json.RawMessage(tc.Function.Arguments)
-		if len(args) == 0 {
-			args = json.RawMessage("{}")
-		}
-		calls = append(calls, pipeline.RawCall{ID: tc.ID, Name: tc.Function.Name, Arguments: args})
+		calls = append(calls, pipeline.RawCall{ID: tc.ID, Name: tc.Function.Name, Arguments: convert.Arguments(json.RawMessage(tc.Function.Arguments))})
 	}
 	return calls
 }
@@ -54,23 +51,20 @@ func ChatCalls(msg openai.ChatCompletionMessage) []pipeline.RawCall {
 func ChatMessages(calls []pipeline.RawCall, results []*ptc.Result) []openai.ChatCompletionMessageParamUnion {
 	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(calls)+1)
 	var images []openai.ChatCompletionContentPartUnionParam
+	results = convert.Complete(calls, results)
 	for i, c := range calls {
-		var r *ptc.Result
-		if i < len(results) {
-			r = results[i]
-		}
 		var toolParts []registry.Part
 		moved, captioned := false, false
-		for _, p := range content(r) {
+		for _, p := range results[i].Content {
 			switch {
-			case p.Attribution != nil && sendable(p):
+			case p.Attribution != nil && imageTypes.Takes(p):
 				images = append(images, imagePart(p))
 				moved = true
 			case p.Attribution != nil:
-				if t := text(p); t != "" {
+				if t := imageTypes.Text(p); t != "" {
 					images = append(images, openai.TextContentPart(t))
 				}
-			case sendable(p):
+			case imageTypes.Takes(p):
 				if !captioned {
 					images = append(images, openai.TextContentPart("Image from "+c.Name+" (tool call "+c.ID+"):"))
 					captioned = true
@@ -81,7 +75,7 @@ func ChatMessages(calls []pipeline.RawCall, results []*ptc.Result) []openai.Chat
 				toolParts = append(toolParts, p)
 			}
 		}
-		t := joinText(toolParts)
+		t := imageTypes.Join(toolParts)
 		switch {
 		case t == "" && moved:
 			t = "(the result's images follow in the next message)"
@@ -98,13 +92,13 @@ func ChatMessages(calls []pipeline.RawCall, results []*ptc.Result) []openai.Chat
 
 // imagePart returns an image as a content part holding its data URL.
 func imagePart(p registry.Part) openai.ChatCompletionContentPartUnionParam {
-	return openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: dataURL(p)})
+	return openai.ImageContentPart(openai.ChatCompletionContentPartImageImageURLParam{URL: convert.DataURL(p)})
 }
 
 // ChatTools returns the request's tools: what the executor describes for
 // the bridge's agent and tool set, converted by [ChatTools].
 func (b *Bridge) ChatTools() []openai.ChatCompletionToolUnionParam {
-	return ChatTools(b.describe()...)
+	return ChatTools(b.env().Describe()...)
 }
 
 // AnswerChat runs the function tool calls of msg as one batch and returns
@@ -116,5 +110,5 @@ func (b *Bridge) AnswerChat(ctx context.Context, msg openai.ChatCompletionMessag
 	if len(calls) == 0 {
 		return nil
 	}
-	return ChatMessages(calls, b.execute(ctx, calls))
+	return ChatMessages(calls, b.env().Execute(ctx, calls))
 }

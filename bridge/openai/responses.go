@@ -8,6 +8,7 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 
 	"github.com/ptchost/ptc"
+	"github.com/ptchost/ptc/bridge/internal/convert"
 	"github.com/ptchost/ptc/pipeline"
 	"github.com/ptchost/ptc/registry"
 )
@@ -44,11 +45,7 @@ func ResponseCalls(output []responses.ResponseOutputItemUnion) []pipeline.RawCal
 			continue
 		}
 		fc := item.AsFunctionCall()
-		args := json.RawMessage(fc.Arguments)
-		if len(args) == 0 {
-			args = json.RawMessage("{}")
-		}
-		calls = append(calls, pipeline.RawCall{ID: fc.CallID, Name: fc.Name, Arguments: args})
+		calls = append(calls, pipeline.RawCall{ID: fc.CallID, Name: fc.Name, Arguments: convert.Arguments(json.RawMessage(fc.Arguments))})
 	}
 	return calls
 }
@@ -61,21 +58,18 @@ func ResponseCalls(output []responses.ResponseOutputItemUnion) []pipeline.RawCal
 // is a note in its place.
 func ResponseOutputs(calls []pipeline.RawCall, results []*ptc.Result) []responses.ResponseInputItemUnionParam {
 	items := make([]responses.ResponseInputItemUnionParam, len(calls))
+	results = convert.Complete(calls, results)
 	for i, c := range calls {
-		var r *ptc.Result
-		if i < len(results) {
-			r = results[i]
-		}
-		parts := content(r)
+		parts := results[i].Content
 		var item responses.ResponseInputItemUnionParam
-		if hasImage(parts) {
+		if imageTypes.Any(parts) {
 			var list responses.ResponseFunctionCallOutputItemListParam
 			for _, p := range parts {
-				if sendable(p) {
+				if imageTypes.Takes(p) {
 					list = append(list, responses.ResponseFunctionCallOutputItemUnionParam{
-						OfInputImage: &responses.ResponseInputImageContentParam{ImageURL: param.NewOpt(dataURL(p))},
+						OfInputImage: &responses.ResponseInputImageContentParam{ImageURL: param.NewOpt(convert.DataURL(p))},
 					})
-				} else if t := text(p); t != "" {
+				} else if t := imageTypes.Text(p); t != "" {
 					list = append(list, responses.ResponseFunctionCallOutputItemUnionParam{
 						OfInputText: &responses.ResponseInputTextContentParam{Text: t},
 					})
@@ -83,22 +77,12 @@ func ResponseOutputs(calls []pipeline.RawCall, results []*ptc.Result) []response
 			}
 			item = responses.ResponseInputItemParamOfFunctionCallOutput(list)
 		} else {
-			item = responses.ResponseInputItemParamOfFunctionCallOutput(joinText(parts))
+			item = responses.ResponseInputItemParamOfFunctionCallOutput(imageTypes.Join(parts))
 		}
 		item.OfFunctionCallOutput.CallID = param.NewOpt(c.ID)
 		items[i] = item
 	}
 	return items
-}
-
-// hasImage reports whether parts hold an image the API takes.
-func hasImage(parts []registry.Part) bool {
-	for _, p := range parts {
-		if sendable(p) {
-			return true
-		}
-	}
-	return false
 }
 
 // ResponseInput returns output items (a Response's Output) as input items,
@@ -115,7 +99,7 @@ func ResponseInput(output []responses.ResponseOutputItemUnion) []responses.Respo
 // ResponseTools returns the request's tools: what the executor describes
 // for the bridge's agent and tool set, converted by [ResponseTools].
 func (b *Bridge) ResponseTools() []responses.ToolUnionParam {
-	return ResponseTools(b.describe()...)
+	return ResponseTools(b.env().Describe()...)
 }
 
 // AnswerResponse runs the function_call items of resp as one batch and
@@ -127,5 +111,5 @@ func (b *Bridge) AnswerResponse(ctx context.Context, resp *responses.Response) [
 	if len(calls) == 0 {
 		return nil
 	}
-	return ResponseOutputs(calls, b.execute(ctx, calls))
+	return ResponseOutputs(calls, b.env().Execute(ctx, calls))
 }
