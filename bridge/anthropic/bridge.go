@@ -88,7 +88,7 @@ func ToolResult(toolUseID string, r *ptc.Result) anthropic.ContentBlockParamUnio
 }
 
 // images are the image types the Messages API takes.
-var images = convert.NewImages("JPEG, PNG, GIF and WebP",
+var images = convert.NewImages("the API takes JPEG, PNG, GIF and WebP images",
 	string(anthropic.Base64ImageSourceMediaTypeImageJPEG),
 	string(anthropic.Base64ImageSourceMediaTypeImagePNG),
 	string(anthropic.Base64ImageSourceMediaTypeImageGIF),

@@ -77,7 +77,7 @@ func Calls(content *genai.Content) []pipeline.RawCall {
 
 // imageTypes are the image types a function response takes as inline
 // data.
-var imageTypes = convert.NewImages("PNG, JPEG and WebP", "image/png", "image/jpeg", "image/webp")
+var imageTypes = convert.NewImages("the API takes PNG, JPEG and WebP images", "image/png", "image/jpeg", "image/webp")
 
 // Response returns the FunctionResponse part answering call with r. Its
 // response is {"output": text} or, when r failed, {"error": text}, the

@@ -59,4 +59,4 @@ func parameters(raw json.RawMessage) map[string]any {
 }
 
 // imageTypes are the image types both APIs take.
-var imageTypes = convert.NewImages("PNG, JPEG, GIF and WebP", "image/png", "image/jpeg", "image/gif", "image/webp")
+var imageTypes = convert.NewImages("the API takes PNG, JPEG, GIF and WebP images", "image/png", "image/jpeg", "image/gif", "image/webp")

@@ -97,13 +97,13 @@ func ObjectSchema(raw json.RawMessage) json.RawMessage {
 // Images are the image types an API takes.
 type Images struct {
 	types map[string]bool
-	names string // "JPEG, PNG, GIF and WebP", for the note
+	why   string // "the API takes JPEG, PNG, GIF and WebP images"
 }
 
-// NewImages returns the image types an API takes: mimeTypes, named names
-// in the note for the others.
-func NewImages(names string, mimeTypes ...string) Images {
-	im := Images{types: make(map[string]bool, len(mimeTypes)), names: names}
+// NewImages returns the image types an API takes, mimeTypes; the note
+// in place of an image of another type says why it was not shown.
+func NewImages(why string, mimeTypes ...string) Images {
+	im := Images{types: make(map[string]bool, len(mimeTypes)), why: why}
 	for _, t := range mimeTypes {
 		im.types[t] = true
 	}
@@ -131,7 +131,7 @@ func (im Images) Any(parts []registry.Part) bool {
 // renders it. An empty text part is "".
 func (im Images) Text(p registry.Part) string {
 	if p.Type == registry.PartImage {
-		return "[image " + p.MimeType + " " + strconv.Itoa(len(p.Data)) + " bytes not shown: the API takes " + im.names + " images]"
+		return "[image " + p.MimeType + " " + strconv.Itoa(len(p.Data)) + " bytes not shown: " + im.why + "]"
 	}
 	return registry.PlainText([]registry.Part{p})
 }

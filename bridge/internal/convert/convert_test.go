@@ -48,7 +48,7 @@ func TestEnv_Execute(t *testing.T) {
 }
 
 func TestImages(t *testing.T) {
-	im := convert.NewImages("PNG and JPEG", "image/png", "image/jpeg")
+	im := convert.NewImages("the API takes PNG and JPEG images", "image/png", "image/jpeg")
 	png := registry.ImagePart("image/png", []byte{1, 2})
 	svg := registry.ImagePart("image/svg+xml", []byte("<svg/>"))
 	parts := []registry.Part{registry.TextPart("a"), png, registry.TextPart(""), svg, registry.JSONPart(json.RawMessage(`{"b":1}`))}
