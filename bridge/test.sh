@@ -4,7 +4,7 @@
 # real executor: the guest must be built (make guest or ptc-run guest build).
 set -eu
 cd "$(dirname "$0")"
-for m in anthropic openai gemini; do
+for m in anthropic openai gemini eino genkit; do
 	echo "bridge/$m"
 	(cd "$m" && go vet ./... && go test -race -count=1 ./...)
 done

@@ -97,6 +97,7 @@ func ObjectSchema(raw json.RawMessage) json.RawMessage {
 // Images are the image types an API takes.
 type Images struct {
 	types map[string]bool
+	all   bool   // every image type
 	why   string // "the API takes JPEG, PNG, GIF and WebP images"
 }
 
@@ -110,9 +111,12 @@ func NewImages(why string, mimeTypes ...string) Images {
 	return im
 }
 
+// AllImages returns the image types of an API that takes every image.
+func AllImages() Images { return Images{all: true} }
+
 // Takes reports whether p is an image of a type the API takes.
 func (im Images) Takes(p registry.Part) bool {
-	return p.Type == registry.PartImage && im.types[p.MimeType]
+	return p.Type == registry.PartImage && (im.all || im.types[p.MimeType])
 }
 
 // Any reports whether parts hold an image the API takes.

@@ -59,6 +59,9 @@ func TestImages(t *testing.T) {
 	if got := im.Join(parts); got != want {
 		t.Errorf("Join = %q, want %q", got, want)
 	}
+	if all := convert.AllImages(); !all.Takes(svg) || all.Join(parts) != "a\n{\"b\":1}" {
+		t.Errorf("AllImages: takes SVG %v, Join %q", all.Takes(svg), all.Join(parts))
+	}
 	if got := convert.DataURL(png); got != "data:image/png;base64,AQI=" {
 		t.Errorf("DataURL = %q", got)
 	}
