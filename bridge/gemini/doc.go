@@ -30,22 +30,24 @@
 //
 // Each tool's JSON Schema goes, unchanged, into the declaration's
 // ParametersJsonSchema (not Parameters, the OpenAPI subset, which has no
-// $ref, $defs or additionalProperties). The API takes any JSON Schema
-// there but holds the model only to a part of it: type, format, title,
-// description, enum (of strings and numbers), properties, required,
-// additionalProperties, items, prefixItems, minItems, maxItems, minimum,
-// maximum, anyOf, oneOf (read as anyOf), $ref, $defs, $id and $anchor. It
-// cannot express, and does not enforce, the others: pattern, minLength,
-// maxLength, const, allOf, not, if/then/else, multipleOf, exclusive
-// bounds, dependent keywords, an enum of other values, or a $ref with
-// sibling keywords. The bridge does not rewrite them away: the pipeline
-// validates every call against the tool's whole schema, so a call that
-// breaks one of them fails with INVALID_ARGUMENTS and a message the model
-// can correct its call from (for run_code, whose only parameter is a
-// string, nothing is lost). The SDK re-encodes the request through Go
-// maps, so the schema's keys reach the API sorted, not in the registry's
-// order. A function name must start with a letter or an underscore: a
-// registry name that starts with a digit or a dash is refused by the API.
+// $ref, $defs or additionalProperties). Google documents that the API
+// takes a whole JSON Schema there but supports only these keywords: type,
+// format, title, description, enum (of strings and numbers), properties,
+// required, additionalProperties, items, prefixItems, minItems, maxItems,
+// minimum, maximum, anyOf, oneOf (read as anyOf), $ref, $defs, $id and
+// $anchor, with a $ref allowed no sibling keywords but $-ones. The others
+// — pattern, minLength, maxLength, const, allOf, not, if/then/else,
+// multipleOf, exclusive bounds, dependent keywords, an enum of other
+// values — the model is not held to. The bridge does not rewrite them
+// away: the pipeline validates every call against the tool's whole
+// schema, so a call that breaks one of them fails with INVALID_ARGUMENTS
+// and a message the model can correct its call from (for run_code, whose
+// only parameter is a string, nothing is lost). A registry schema with a
+// $ref beside other keywords is sent as it is, and the API may refuse it.
+// The SDK re-encodes the request through Go maps, so the schema's keys
+// reach the API sorted, not in the registry's order. A function name must
+// start with a letter or an underscore: a registry name that starts with
+// a digit or a dash is refused by the API.
 //
 // # Results
 //
@@ -56,9 +58,9 @@
 // failed (KIND): ..." for a failed program). The images the API takes in
 // a function response (PNG, JPEG and WebP) follow as the response's inline
 // data parts, in content order, after the text that attributes them
-// ("Image from render_chart (call 3):" in the output). Multimodal function
-// responses are a feature of Gemini 3 models; an image of another type is
-// a note in the text, as on the other bridges ("[image image/gif 120
+// ("Image from render_chart (call 3):" in the output). Google documents
+// multimodal function responses for Gemini 3 models; an image of another
+// type is a note in the text, as on the other bridges ("[image image/gif 120
 // bytes not shown: the API takes PNG, JPEG and WebP images]").
 //
 // The FunctionResponse answers its call by the call's id when the API

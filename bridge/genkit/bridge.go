@@ -160,7 +160,10 @@ func (b *Bridge) run(tc *ai.ToolContext, name string, in any) (*ai.MultipartTool
 	var r *ptc.Result
 	if tc.IsResumed() {
 		var rs resumed
-		if err := remarshal(tc.Resumed, &rs); err != nil || len(rs.Continuation) == 0 {
+		if err := remarshal(tc.Resumed, &rs); err != nil {
+			return nil, fmt.Errorf("ptcgenkit: tool %q: resumed metadata: %w", name, err)
+		}
+		if len(rs.Continuation) == 0 {
 			return nil, fmt.Errorf("ptcgenkit: tool %q: restarted without a continuation: restart an approval with Bridge.Restart", name)
 		}
 		r, err = ex.Resume(tc, env.Batch(nil), rs.Continuation, pipeline.Answer{Approved: rs.Approved, Reason: rs.Reason}, opts)
