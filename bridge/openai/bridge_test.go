@@ -108,7 +108,10 @@ func TestChatCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := marshal(t, ptcopenai.ChatCalls(c.Choices[0].Message))
-	want := `[{"ID":"a","Name":"run_code","Arguments":{"code":"return 1"}},{"ID":"b","Name":"get_sales","Arguments":{}}]`
+	want := marshal(t, []pipeline.RawCall{
+		{ID: "a", Name: "run_code", Arguments: json.RawMessage(`{"code":"return 1"}`)},
+		{ID: "b", Name: "get_sales", Arguments: json.RawMessage(`{}`)},
+	})
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
@@ -122,7 +125,7 @@ func TestResponseCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := marshal(t, ptcopenai.ResponseCalls(r.Output))
-	want := `[{"ID":"a","Name":"run_code","Arguments":{"code":"return 1"}}]`
+	want := marshal(t, []pipeline.RawCall{{ID: "a", Name: "run_code", Arguments: json.RawMessage(`{"code":"return 1"}`)}})
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
 	}
