@@ -220,10 +220,10 @@ prometheus:
 test-integration: $(OTELCOL) prometheus
 	PTC_OTELCOL=$(abspath $(OTELCOL)) $(GO) test -count=1 -v -run '^TestObservability_' -timeout 20m ./cmd/ptc-run
 
-# The SDK bridges are modules of their own (bridge/anthropic, bridge/openai):
-# go test ./... above does not reach them. Their examples replay recorded
-# conversations through a real executor. Cold, compiling the two SDKs under
-# -race takes minutes, so CI runs this after make test (.ci/run).
+# The SDK bridges are modules of their own (bridge/anthropic, openai, gemini,
+# eino, genkit): go test ./... above does not reach them. Their examples
+# replay scripted conversations through a real executor. Cold, compiling the
+# SDKs under -race takes minutes, so CI runs this after make test (.ci/run).
 .PHONY: bridges-test
 bridges-test:
 	sh bridge/test.sh
