@@ -86,6 +86,18 @@ type wireHeader struct {
 	Tools       []recording.Tool `json:"tools,omitempty"`
 }
 
+// decode unmarshals what (a header, call or result) from b into w, and
+// checks its version (*v, in w).
+func decode(b []byte, what string, w any, v *int) error {
+	if err := json.Unmarshal(b, w); err != nil {
+		return fmt.Errorf("%w: %s: %w", ErrCorrupt, what, err)
+	}
+	if *v != version {
+		return fmt.Errorf("%w: %s version %d; this ptc reads version %d", ErrCorrupt, what, *v, version)
+	}
+	return nil
+}
+
 // EncodeHeader encodes h.
 func EncodeHeader(h *Header) []byte {
 	b, _ := json.Marshal(wireHeader{Version: version, Fingerprint: h.Fingerprint, Agent: h.Agent, Program: h.Program,
@@ -97,11 +109,8 @@ func EncodeHeader(h *Header) []byte {
 // DecodeHeader decodes what EncodeHeader wrote.
 func DecodeHeader(b []byte) (*Header, error) {
 	var w wireHeader
-	if err := json.Unmarshal(b, &w); err != nil {
-		return nil, fmt.Errorf("%w: header: %w", ErrCorrupt, err)
-	}
-	if w.Version != version {
-		return nil, fmt.Errorf("%w: header version %d; this ptc reads version %d", ErrCorrupt, w.Version, version)
+	if err := decode(b, "header", &w, &w.Version); err != nil {
+		return nil, err
 	}
 	seed, err := hex.DecodeString(w.Seed)
 	if err != nil || len(seed) != 32 {
@@ -148,11 +157,8 @@ func EncodeCall(c recording.Call) []byte {
 // DecodeCall decodes what EncodeCall wrote.
 func DecodeCall(b []byte) (recording.Call, error) {
 	var w wireCall
-	if err := json.Unmarshal(b, &w); err != nil {
-		return recording.Call{}, fmt.Errorf("%w: call: %w", ErrCorrupt, err)
-	}
-	if w.Version != version {
-		return recording.Call{}, fmt.Errorf("%w: call version %d; this ptc reads version %d", ErrCorrupt, w.Version, version)
+	if err := decode(b, "call", &w, &w.Version); err != nil {
+		return recording.Call{}, err
 	}
 	if w.Seq < 1 {
 		return recording.Call{}, fmt.Errorf("%w: call number %d", ErrCorrupt, w.Seq)
@@ -319,11 +325,8 @@ func EncodeResult(r *Result) []byte {
 // DecodeResult decodes what EncodeResult wrote.
 func DecodeResult(b []byte) (*Result, error) {
 	var w wireResult
-	if err := json.Unmarshal(b, &w); err != nil {
-		return nil, fmt.Errorf("%w: result: %w", ErrCorrupt, err)
-	}
-	if w.Version != version {
-		return nil, fmt.Errorf("%w: result version %d; this ptc reads version %d", ErrCorrupt, w.Version, version)
+	if err := decode(b, "result", &w, &w.Version); err != nil {
+		return nil, err
 	}
 	r := &Result{Content: w.Content, IsError: w.IsError, Code: w.Code, Subcalls: w.Subcalls, Pending: w.Pending}
 	if w.Continuation != "" {
