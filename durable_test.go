@@ -388,3 +388,13 @@ return out`, ptc.RunOptions{})
 	assert.Contains(t, text(r), `over its cap`)
 	assert.Contains(t, text(r), `"ok", "ok", "UNAVAILABLE"`)
 }
+
+// A run_code call that carries its own idempotency key names its run.
+func TestDurable_callNamesItsRun(t *testing.T) {
+	ex := durableExecutor(t, openStore(t, filepath.Join(t.TempDir(), "runs.db")), 0)
+	c := runCall("return 7")
+	c.IdempotencyKey = "job-9"
+	rs, err := ex.ExecuteWith(context.Background(), pipeline.Batch{Calls: []pipeline.RawCall{c}}, ptc.RunOptions{RunID: "ignored"})
+	require.NoError(t, err)
+	assert.Equal(t, "job-9", rs[0].RunID)
+}

@@ -144,7 +144,9 @@ func (e *Executor) executeWith(ctx context.Context, b pipeline.Batch, opts RunOp
 }
 
 // durableCalls gives each run_code call of b its run ID, as the call's
-// idempotency key, when the executor has a store (see RunOptions.RunID).
+// idempotency key, when the executor has a store (see RunOptions.RunID);
+// a call that has one already (RawCall.IdempotencyKey) keeps it: the
+// caller named that run itself.
 func (e *Executor) durableCalls(b pipeline.Batch, runID string, exact bool) pipeline.Batch {
 	if e.store == nil {
 		return b
@@ -152,7 +154,7 @@ func (e *Executor) durableCalls(b pipeline.Batch, runID string, exact bool) pipe
 	ids := runIDs(runID, b.Calls, exact)
 	calls := make([]pipeline.RawCall, len(b.Calls))
 	for i, c := range b.Calls {
-		if c.Name == ToolName {
+		if c.Name == ToolName && c.IdempotencyKey == "" {
 			c.IdempotencyKey = ids[i]
 		}
 		calls[i] = c

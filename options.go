@@ -39,8 +39,9 @@ type RunOptions struct {
 	// key (docs/durable.md). Run uses it as it is; in a batch each
 	// run_code call's run ID is RunID, "/", and the call's own ID (the
 	// model's tool-use ID), so that re-sending the same tool call reaches
-	// the same run. Empty: a fresh random ID per run. Without a store it
-	// is ignored.
+	// the same run; a run_code call whose RawCall.IdempotencyKey is set
+	// has that run ID instead. Empty: a fresh random ID per run. Without a
+	// store it is ignored.
 	RunID string
 }
 

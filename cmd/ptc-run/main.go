@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -183,7 +184,6 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if *runID != "" && *store == "" {
 		return 0, &usageError{"--run-id needs --store"}
 	}
-	opts.RunID = *runID
 	mem, err := parseSize(*memory)
 	if err != nil {
 		return 0, &usageError{fmt.Sprintf("--memory %q: %v", *memory, err)}
@@ -206,10 +206,17 @@ func cmdRun(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	}
 	defer closeAll()
 
-	r, err := ex.Run(ctx, src, opts)
+	callArgs, err := json.Marshal(map[string]string{"code": src})
+	if err != nil {
+		return 0, fmt.Errorf("encode program: %w", err)
+	}
+	// The call's ID is ptc-run (its span's gen_ai.tool.call.id); --run-id
+	// names the run itself.
+	rs, err := ex.ExecuteWith(ctx, pipeline.Batch{Calls: []pipeline.RawCall{{ID: "ptc-run", Name: ptc.ToolName, Arguments: callArgs, IdempotencyKey: *runID}}}, opts)
 	if err != nil {
 		return 0, err
 	}
+	r := rs[0]
 	if r.RunID != "" {
 		fmt.Fprintf(stderr, "run ID: %s\n", r.RunID)
 	}
