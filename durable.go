@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -16,7 +15,6 @@ import (
 	"github.com/ptchost/ptc/internal/runner"
 	"github.com/ptchost/ptc/internal/toolsdk"
 	"github.com/ptchost/ptc/pipeline"
-	"github.com/ptchost/ptc/recording"
 	"github.com/ptchost/ptc/runstore"
 )
 
@@ -60,15 +58,12 @@ func runIDs(base string, calls []pipeline.RawCall, exact bool) []string {
 	return ids
 }
 
-// fingerprint is what a durable run of program with sdk depends on.
+// fingerprint is what a durable run of program with sdk depends on (the
+// SDK's digests are made once per SDK, not per run).
 func (e *Executor) fingerprint(sdk *toolsdk.SDK, program string) durable.Fingerprint {
-	tools, _ := json.Marshal(sdk.Tools())
-	return durable.Fingerprint{Guest: e.host.GuestDigest(), Prelude: digest(sdk.JS()), Program: digest(program), Tools: digest(string(tools))}
-}
-
-func digest(s string) string {
-	sum := sha256.Sum256([]byte(s))
-	return hex.EncodeToString(sum[:])
+	prelude, tools := sdk.Digests()
+	sum := sha256.Sum256([]byte(program))
+	return durable.Fingerprint{Guest: e.host.GuestDigest(), Prelude: prelude, Program: hex.EncodeToString(sum[:]), Tools: tools}
 }
 
 // incompatible is the failure of a run whose stored fingerprint differs.
@@ -134,10 +129,7 @@ func (e *Executor) runDurable(ctx context.Context, p runner.Params, dr *durableR
 			var seed [32]byte
 			_, _ = rand.Read(seed[:])
 			h := &durable.Header{Fingerprint: fp, Agent: p.Env.Agent, Program: p.Program, Seed: seed, Limits: p.Limits,
-				Declarations: sdk.TypeScript(), DeclarationBytes: sdk.Budget()}
-			for _, t := range sdk.Tools() {
-				h.Tools = append(h.Tools, recording.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Output: t.Output, DeferLoading: t.DeferLoading})
-			}
+				Declarations: sdk.TypeScript(), DeclarationBytes: sdk.Budget(), Tools: runner.RecordedTools(sdk)}
 			if d := pl.Deterministic; d != nil {
 				h.Virtual, h.Start, h.CallTime = true, d.Start, d.CallTime
 				h.Seed = runner.SeedBytes(d.Seed)

@@ -344,13 +344,20 @@ var (
 	errNoApprover = fmt.Errorf("approval required and no approver is available")
 )
 
+// RecordedTools are the tools of sdk as a recording (and a durable run's
+// header) holds them.
+func RecordedTools(sdk *toolsdk.SDK) []recording.Tool {
+	tools := make([]recording.Tool, len(sdk.Tools()))
+	for i, t := range sdk.Tools() {
+		tools[i] = recording.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Output: t.Output, DeferLoading: t.DeferLoading}
+	}
+	return tools
+}
+
 // recording assembles the run's recording from its outcome; the result
 // fields are filled when the content is (see Executor.result).
 func (s *session) recording(out *host.Outcome) *recording.Recording {
-	tools := make([]recording.Tool, len(s.sdk.Tools()))
-	for i, t := range s.sdk.Tools() {
-		tools[i] = recording.Tool{Name: t.Name, Description: t.Description, Parameters: t.Parameters, Output: t.Output, DeferLoading: t.DeferLoading}
-	}
+	tools := RecordedTools(s.sdk)
 	decls := s.sdk.TypeScript()
 	rec := &recording.Recording{
 		Version: recording.Version, Program: s.source,

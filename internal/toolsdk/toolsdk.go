@@ -1,6 +1,9 @@
 package toolsdk
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -19,9 +22,10 @@ type SDK struct {
 	tools  []sdkgen.Tool
 	budget int // see sdkgen.TypeScriptWithin
 
-	jsOnce, tsOnce, descOnce, namesOnce sync.Once
-	js, ts, desc                        string
-	names                               []string // method names, see methods
+	jsOnce, tsOnce, descOnce, namesOnce, digestOnce sync.Once
+	js, ts, desc                                    string
+	names                                           []string // method names, see methods
+	jsDigest, toolsDigest                           string
 }
 
 // Description returns run_code's description over these tools under lim,
@@ -45,6 +49,19 @@ func (s *SDK) Budget() int { return s.budget }
 func (s *SDK) JS() string {
 	s.jsOnce.Do(func() { s.js = sdkgen.JS(s.tools) })
 	return s.js
+}
+
+// Digests returns the hex sha256 of the prelude (JS) and of the tools'
+// schemas (their JSON), made on first use: what a durable run's
+// fingerprint names the SDK by.
+func (s *SDK) Digests() (prelude, tools string) {
+	s.digestOnce.Do(func() {
+		js := sha256.Sum256([]byte(s.JS()))
+		b, _ := json.Marshal(s.tools) // schemas are JSON already
+		ts := sha256.Sum256(b)
+		s.jsDigest, s.toolsDigest = hex.EncodeToString(js[:]), hex.EncodeToString(ts[:])
+	})
+	return s.jsDigest, s.toolsDigest
 }
 
 // TypeScript returns the declarations of run_code's description.
